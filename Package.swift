@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "kiosk",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "kiosk", targets: ["kiosk"]),
+        .library(name: "Gestures", targets: ["Gestures"]),
+        .library(name: "Scene", targets: ["Scene"]),
+        .library(name: "Runtime", targets: ["Runtime"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // Pure Swift: geometry shared by the engine, the scene and drawing.
+        .target(name: "Geometry"),
+        // Pure Swift: touches, recognizers, the coordinator, velocity tracking.
+        .target(name: "Gestures", dependencies: ["Geometry"]),
+        // The kernel's input ABI header (linux/input-event-codes.h); constants only, nothing to link.
+        .systemLibrary(name: "CLinuxInput", path: "Sources/CLinuxInput"),
+        // Typed evdev codes, the evemu trace format, and the evdev-to-TouchFrame decoder.
+        .target(name: "InputEvents", dependencies: ["CLinuxInput", "Gestures", "Geometry"]),
+        // Pure Swift: view tree, hit testing, controls, the kiosk scene.
+        .target(name: "Scene", dependencies: ["Gestures", "Geometry"]),
+        // The kiosk config file (TOML): parsing and validation with file:line errors.
+        .target(name: "KioskConfig", dependencies: [
+            "Scene", "Gestures", "Geometry",
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+        // The loop on a virtual clock (replay) and its outputs.
+        .target(name: "Runtime", dependencies: ["Scene", "Gestures", "InputEvents", "KioskConfig", "Geometry"]),
+        .executableTarget(name: "kiosk", dependencies: [
+            "Runtime",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry"]),
+        .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "SceneTests", dependencies: ["Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
+    ]
+)

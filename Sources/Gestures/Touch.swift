@@ -1,0 +1,80 @@
+import Geometry
+
+/// A moment on the input's clock, in microseconds. Time is always a parameter: the engine never reads a clock.
+public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var microseconds: Int64
+
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    /// An instant `seconds` after zero, rounded to the microsecond.
+    public init(seconds: Double) { microseconds = Int64((seconds * 1_000_000).rounded()) }
+
+    public static let zero = Instant(microseconds: 0)
+
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    public static func < (a: Instant, b: Instant) -> Bool { a.microseconds < b.microseconds }
+
+    /// The instant `seconds` later.
+    public func adding(seconds: Double) -> Instant {
+        Instant(microseconds: microseconds + Int64((seconds * 1_000_000).rounded()))
+    }
+
+    /// Seconds from `earlier` to this instant.
+    public func seconds(since earlier: Instant) -> Double {
+        Double(microseconds - earlier.microseconds) / 1_000_000
+    }
+
+    public var description: String { "\(seconds)s" }
+}
+
+/// Identifies one finger from touch-down to lift-off. Never reused within a run.
+public struct TouchID: Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: Int
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    public var description: String { "touch \(rawValue)" }
+}
+
+/// Where a touch is in its life, as UITouch.Phase.
+public enum TouchPhase: UInt8, Sendable, CustomStringConvertible {
+    case began, moved, stationary, ended, cancelled
+
+    /// True for ended and cancelled: the finger is gone.
+    public var isFinal: Bool { self == .ended || self == .cancelled }
+
+    public var description: String {
+        switch self {
+        case .began: "began"
+        case .moved: "moved"
+        case .stationary: "stationary"
+        case .ended: "ended"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// One finger in one frame.
+public struct Touch: Hashable, Sendable {
+    public var id: TouchID
+    public var phase: TouchPhase
+    /// Screen pixels, origin top left.
+    public var location: Point
+
+    public init(id: TouchID, phase: TouchPhase, location: Point) {
+        self.id = id
+        self.phase = phase
+        self.location = location
+    }
+}
+
+/// All touches of one input report (one SYN_REPORT), at one timestamp.
+/// Holds every finger that is down or just lifted; fingers that did not move are `stationary`.
+public struct TouchFrame: Hashable, Sendable {
+    public var time: Instant
+    public var touches: [Touch]
+
+    public init(time: Instant, touches: [Touch] = []) {
+        self.time = time
+        self.touches = touches
+    }
+}
