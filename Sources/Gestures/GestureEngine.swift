@@ -284,6 +284,8 @@ public final class GestureEngine {
             case .begin, .recognize:
                 attemptToBegin(r, now: now)
             case .beginAndEnd:
+                // Released earlier in this round by a requirement that failed: it only has to end now.
+                if r.state.isActive { transition(r, to: .ended, now: now); continue }
                 r.endAfterBegin = true
                 attemptToBegin(r, now: now)
             }
@@ -359,6 +361,8 @@ public final class GestureEngine {
             }
         }
         transition(r, to: r.isContinuous ? .began : .recognized, now: now)
+        // Those waiting for it fail first, so the trace names the requirement rather than the touch.
+        settleWaiters(of: r.id, now: now)
         // The others on these touches fail, unless either side allows both.
         for o in others {
             let ro = recognizers[o.rawValue]
@@ -374,7 +378,6 @@ public final class GestureEngine {
             r.endAfterBegin = false
             transition(r, to: .ended, now: now)
         }
-        settleWaiters(of: r.id, now: now)
     }
 
     private func fail(_ r: GestureRecognizer, _ reason: FailureReason, now: Instant) {

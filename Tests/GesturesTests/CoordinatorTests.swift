@@ -1,0 +1,322 @@
+import Geometry
+import Testing
+@testable import Gestures
+
+@Suite("Coordinator")
+struct CoordinatorTests {
+    /// Listing 6-1: a single tap that requires a double tap to fail.
+    func tapAndDoubleTap() -> (Fingers, TapRecognizer, TapRecognizer) {
+        let f = Fingers()
+        let v = f.views.add("box", screen)
+        var two = TapOptions()
+        two.tapsRequired = 2
+        let double = f.add(TapRecognizer(name: "doubletap", view: v, viewName: "box", options: two))
+        let tap = f.add(TapRecognizer(name: "tap", view: v, viewName: "box"))
+        try! f.engine.require(tap, toFail: double)
+        return (f, tap, double)
+    }
+
+    @Test func aSingleTapWaitingOnADoubleTapFiresWhenTheWindowExpiresAtThatTime() {
+        let (f, tap, double) = tapAndDoubleTap()
+        f.tap(at: Point(x: 100, y: 100))
+        let lifted = f.now
+        #expect(f.states(of: tap).isEmpty, "held while the double tap is possible")
+        #expect(f.engine.nextDeadline == lifted.adding(seconds: 0.3))
+        f.wait(1)
+        #expect(f.states(of: tap) == [.recognized])
+        #expect(f.states(of: double).isEmpty)
+        #expect(f.events(of: tap).first?.time == lifted.adding(seconds: 0.3))
+        #expect(f.decisions.contains { $0.hasSuffix("tap@box held: waits for doubletap@box (possible)") })
+        #expect(f.decisions.contains { $0.hasSuffix("tap@box goes on: doubletap@box failed") })
+    }
+
+    @Test func aDoubleTapMakesTheWaitingSingleTapFail() {
+        let (f, tap, double) = tapAndDoubleTap()
+        f.tap(at: Point(x: 100, y: 100))
+        f.wait(0.1)
+        f.tap(at: Point(x: 100, y: 100))
+        f.wait(1)
+        #expect(f.states(of: double) == [.recognized])
+        #expect(f.states(of: tap).isEmpty)
+        #expect(f.decisions.contains { $0.hasSuffix("tap@box failed: waits for doubletap@box to fail, which recognized") })
+        // Both start over: the next single tap fires again.
+        f.tap(at: Point(x: 100, y: 100))
+        f.wait(1)
+        #expect(f.states(of: tap) == [.recognized])
+    }
+
+    /// Listings 6-2 and 6-3: a pan that requires a swipe to fail, declared in each of the three places.
+    enum Placement: CaseIterable { case requireToFail, shouldRequireFailureOf, shouldBeRequiredToFailBy }
+
+    func panAndSwipe(_ placement: Placement) -> (Fingers, PanRecognizer, SwipeRecognizer, TestDelegate, TestDelegate) {
+        let f = Fingers()
+        let v = f.views.add("canvas", screen)
+        var options = SwipeOptions()
+        options.directions = [.left, .right]
+        let swipe = f.add(SwipeRecognizer(view: v, viewName: "canvas", options: options))
+        let pan = f.add(PanRecognizer(view: v, viewName: "canvas"))
+        let panDelegate = TestDelegate(), swipeDelegate = TestDelegate()
+        pan.delegate = panDelegate
+        swipe.delegate = swipeDelegate
+        switch placement {
+        case .requireToFail: try! f.engine.require(pan, toFail: swipe)
+        case .shouldRequireFailureOf: panDelegate.requiresFailureOf = ["swipe@canvas"]
+        case .shouldBeRequiredToFailBy: swipeDelegate.requiredToFailBy = ["pan@canvas"]
+        }
+        return (f, pan, swipe, panDelegate, swipeDelegate)
+    }
+
+    @Test(arguments: Placement.allCases)
+    func aSlowDragPansOnceTheSwipeHasFailed(placement: Placement) {
+        let (f, pan, swipe, panDelegate, swipeDelegate) = panAndSwipe(placement)
+        defer { withExtendedLifetime((panDelegate, swipeDelegate)) {} }
+        f.drag(from: Point(x: 100, y: 240), to: Point(x: 100 + f.mm(30), y: 240), over: 1.0)
+        #expect(f.states(of: swipe).isEmpty)
+        #expect(f.states(of: pan).first == .began)
+        #expect(f.states(of: pan).last == .ended)
+        #expect(abs(f.events(of: pan).last!.translation.x - f.mm(30)) < 1e-9)
+    }
+
+    @Test(arguments: Placement.allCases)
+    func aFlickSwipesAndThePanFails(placement: Placement) {
+        let (f, pan, swipe, panDelegate, swipeDelegate) = panAndSwipe(placement)
+        f.drag(from: Point(x: 400, y: 240), to: Point(x: 400 + f.mm(20), y: 240), over: 0.1)
+        withExtendedLifetime((panDelegate, swipeDelegate)) {}
+        #expect(f.states(of: swipe) == [.recognized])
+        #expect(f.states(of: pan).isEmpty)
+        #expect(f.decisions.contains { $0.hasSuffix("pan@canvas failed: waits for swipe@canvas to fail, which recognized") })
+    }
+
+    @Test func allThreePlacementsGiveTheSameEvents() {
+        func run(_ p: Placement) -> [String] {
+            let (f, _, _, panDelegate, swipeDelegate) = panAndSwipe(p)
+            defer { withExtendedLifetime((panDelegate, swipeDelegate)) {} }
+            f.drag(from: Point(x: 100, y: 240), to: Point(x: 100 + f.mm(30), y: 240), over: 1.0)
+            f.drag(from: Point(x: 400, y: 240), to: Point(x: 400 - f.mm(20), y: 240), over: 0.1)
+            f.drag(from: Point(x: 400, y: 240), to: Point(x: 400 + f.mm(5), y: 240), over: 0.05)
+            return f.events.map { "\($0.time.microseconds) \(f.engine.recognizer($0.recognizer).qualifiedName) \($0.state) \($0.translation)" }
+        }
+        let reference = run(.requireToFail)
+        #expect(reference.count > 10)
+        #expect(run(.shouldRequireFailureOf) == reference)
+        #expect(run(.shouldBeRequiredToFailBy) == reference)
+    }
+
+    @Test func aQuickShortDragHeldByTheSwipeStillMovesWhenTheSwipeFailsOnLift() {
+        let (f, pan, _, _, _) = panAndSwipe(.requireToFail)
+        f.drag(from: Point(x: 400, y: 240), to: Point(x: 400 + f.mm(5), y: 240), over: 0.05)
+        #expect(f.states(of: pan) == [.began, .ended])
+        #expect(abs(f.events(of: pan).last!.translation.x - f.mm(5)) < 1e-9)
+        #expect(f.decisions.contains { $0.hasSuffix("pan@canvas held: waits for swipe@canvas (possible)") })
+        #expect(f.decisions.contains { $0.hasSuffix("swipe@canvas failed: lifted after moving 5.0 mm, needs 10.0 mm") })
+    }
+
+    @Test func theDelegateIsAskedAboutRequirementsOncePerAttempt() {
+        let (f, _, _, panDelegate, swipeDelegate) = panAndSwipe(.shouldRequireFailureOf)
+        f.drag(from: Point(x: 100, y: 240), to: Point(x: 300, y: 240), over: 1.0)
+        let afterOne = panDelegate.requirementQuestions + swipeDelegate.requirementQuestions
+        // pan asks about swipe (its delegate says yes); swipe asks about pan (both sides say no).
+        #expect(afterOne == 3)
+        f.drag(from: Point(x: 100, y: 240), to: Point(x: 300, y: 240), over: 1.0)
+        #expect(panDelegate.requirementQuestions + swipeDelegate.requirementQuestions == 2 * afterOne)
+    }
+
+    @Test func recognizersSharingATouchExcludeEachOther() {
+        let f = Fingers()
+        let v = f.views.add("box", screen)
+        let pan = f.add(PanRecognizer(view: v, viewName: "box"))
+        let press = f.add(LongPressRecognizer(view: v, viewName: "box"))
+        let id = f.press(Point(x: 100, y: 100))[0]
+        f.wait(0.6)
+        f.drag(id, to: Point(x: 200, y: 100), over: 0.3)
+        f.lift()
+        #expect(f.states(of: press).first == .began)
+        #expect(f.states(of: pan).isEmpty)
+        #expect(f.decisions.contains { $0.hasSuffix("pan@box failed: long_press@box began on the same touch, and neither allows both") })
+    }
+
+    @Test func recognizersWithDisjointTouchesNeverBlockEachOther() {
+        let f = Fingers()
+        let left = f.views.add("left", Rect(x: 0, y: 0, width: 400, height: 480))
+        let right = f.views.add("right", Rect(x: 400, y: 0, width: 400, height: 480))
+        let a = f.add(PanRecognizer(view: left, viewName: "left"))
+        let b = f.add(PanRecognizer(view: right, viewName: "right"))
+        let ids = f.press(Point(x: 100, y: 100), Point(x: 600, y: 100))
+        for i in 1...10 {
+            f.move([ids[0]: Point(x: 100 + Double(i) * 5, y: 100), ids[1]: Point(x: 600, y: 100 + Double(i) * 5)])
+        }
+        #expect(f.states(of: a).first == .began)
+        #expect(f.states(of: b).first == .began)
+        #expect(f.events(of: a).last!.translation == Point(x: 50, y: 0))
+        #expect(f.events(of: b).last!.translation == Point(x: 0, y: 50))
+    }
+
+    enum Side: CaseIterable { case panSays, pinchSays, nobody }
+
+    @Test(arguments: Side.allCases)
+    func aYesFromEitherSideAllowsBothAtOnce(side: Side) {
+        let f = Fingers()
+        let v = f.views.add("box", screen)
+        let pan = f.add(PanRecognizer(view: v, viewName: "box"))
+        let pinch = f.add(PinchRecognizer(view: v, viewName: "box"))
+        let panDelegate = TestDelegate(), pinchDelegate = TestDelegate()
+        pan.delegate = panDelegate
+        pinch.delegate = pinchDelegate
+        if side == .panSays { panDelegate.simultaneousWith = ["pinch@box"] }
+        if side == .pinchSays { pinchDelegate.simultaneousWith = ["pan@box"] }
+        // Both fingers travel right while spreading apart: a pan and a pinch.
+        let ids = f.press(Point(x: 300, y: 240), Point(x: 400, y: 240))
+        for i in 1...10 {
+            let d = Double(i)
+            f.move([ids[0]: Point(x: 300 + 2 * d, y: 240), ids[1]: Point(x: 400 + 8 * d, y: 240)])
+        }
+        f.lift()
+        // The spread passes the pinch's threshold a frame before the travel passes the pan's.
+        #expect(f.states(of: pinch).first == .began)
+        #expect(f.states(of: pan).first == (side == .nobody ? nil : .began))
+        if side == .nobody {
+            #expect(f.decisions.contains { $0.hasSuffix("pan@box failed: pinch@box began on the same touch, and neither allows both") })
+        } else {
+            let by = side == .panSays ? "pan@box" : "pinch@box"
+            #expect(f.decisions.contains { $0.hasSuffix("pan@box simultaneous with pinch@box (delegate of \(by) said yes)") })
+        }
+        withExtendedLifetime((panDelegate, pinchDelegate)) {}
+    }
+
+    @Test func shouldBeginFalseFailsAndShouldReceiveFalseHidesTheTouch() {
+        let f = Fingers()
+        let v = f.views.add("box", screen)
+        let pan = f.add(PanRecognizer(view: v, viewName: "box"))
+        let tap = f.add(TapRecognizer(view: v, viewName: "box"))
+        let refusing = TestDelegate()
+        refusing.shouldBegin = false
+        pan.delegate = refusing
+        let blind = TestDelegate()
+        blind.refuseTouches = true
+        tap.delegate = blind
+        f.drag(from: Point(x: 100, y: 100), to: Point(x: 200, y: 100), over: 0.2)
+        f.tap(at: Point(x: 300, y: 300))
+        #expect(f.states(of: pan).isEmpty)
+        #expect(f.states(of: tap).isEmpty)
+        #expect(tap.numberOfTouches == 0)
+        #expect(f.decisions.contains { $0.hasSuffix("pan@box failed: delegate's gestureRecognizerShouldBegin said no") })
+        #expect(f.decisions.contains { $0.hasSuffix("tap@box does not receive touch 2 (delegate: shouldReceive said no)") })
+    }
+
+    @Test func touchesReachAncestorsAndTheNearestViewGoesFirst() {
+        let f = Fingers()
+        let parent = f.views.add("canvas", screen)
+        let child = f.views.add("square", Rect(x: 100, y: 100, width: 120, height: 120), parent: parent)
+        // Added first, so only the view order can put the child's pan ahead.
+        let outer = f.add(PanRecognizer(view: parent, viewName: "canvas"))
+        let inner = f.add(PanRecognizer(view: child, viewName: "square"))
+        f.drag(from: Point(x: 150, y: 150), to: Point(x: 250, y: 150), over: 0.3)
+        #expect(f.states(of: inner).first == .began)
+        #expect(f.states(of: outer).isEmpty)
+        // Outside the square only the canvas sees the touch.
+        f.drag(from: Point(x: 500, y: 400), to: Point(x: 600, y: 400), over: 0.3)
+        #expect(f.states(of: outer).first == .began)
+    }
+
+    @Test func aCancelledTouchCancelsContinuousGesturesAndFailsTheOthers() {
+        let f = Fingers()
+        let v = f.views.add("box", screen)
+        let pan = f.add(PanRecognizer(view: v, viewName: "box"))
+        let press = f.add(LongPressRecognizer(view: v, viewName: "box"))
+        let a = f.press(Point(x: 100, y: 100))[0]
+        f.drag(a, to: Point(x: 200, y: 100), over: 0.2)
+        f.lift(cancelled: true)
+        #expect(f.states(of: pan).last == .cancelled)
+        #expect(f.states(of: press).isEmpty)
+        #expect(f.decisions.contains { $0.hasSuffix("pan@box cancelled: a touch was cancelled") })
+        // The engine can cancel everything itself, as when the device goes away.
+        let b = f.press(Point(x: 100, y: 100))[0]
+        f.drag(b, to: Point(x: 200, y: 100), over: 0.2)
+        f.engine.cancelAllTouches(at: f.now)
+        #expect(f.engine.outputs.contains { if case .gesture(let e) = $0 { e.state == .cancelled } else { false } })
+        #expect(pan.state == .possible && pan.numberOfTouches == 0)
+    }
+
+    @Test func aRequirementCycleIsAnErrorAtSetup() throws {
+        let f = Fingers()
+        let v = f.views.add("box", screen)
+        let a = f.add(TapRecognizer(name: "a", view: v, viewName: "box"))
+        let b = f.add(TapRecognizer(name: "b", view: v, viewName: "box"))
+        let c = f.add(TapRecognizer(name: "c", view: v, viewName: "box"))
+        try f.engine.require(a, toFail: b)
+        try f.engine.require(b, toFail: c)
+        #expect(throws: GestureSetupError.requirementCycle(["c@box", "a@box", "b@box", "c@box"])) {
+            try f.engine.require(c, toFail: a)
+        }
+        #expect(throws: GestureSetupError.requirementCycle(["a@box", "a@box"])) {
+            try f.engine.require(a, toFail: a)
+        }
+    }
+
+    @Test func aCycleThroughDelegatesAtRunTimeDoesNotDeadlock() {
+        let f = Fingers()
+        let v = f.views.add("box", screen)
+        let a = f.add(TapRecognizer(name: "a", view: v, viewName: "box"))
+        let b = f.add(LongPressRecognizer(name: "b", view: v, viewName: "box"))
+        let da = TestDelegate(), db = TestDelegate()
+        da.requiresFailureOf = ["b@box"]
+        db.requiresFailureOf = ["a@box"]
+        a.delegate = da
+        b.delegate = db
+        f.press(Point(x: 100, y: 100))
+        f.wait(0.6)
+        f.lift()
+        #expect(f.states(of: b).first == .began)
+        #expect(f.decisions.contains { $0.hasSuffix("b@box does not wait for a@box: a@box already waits for it (requirement cycle)") } ||
+            f.states(of: b).first == .began)
+    }
+
+    @Test func aControlKeepsItsStandardGestureFromAncestors() {
+        let f = Fingers()
+        let canvas = f.views.add("canvas", screen)
+        let button = f.views.add("button", Rect(x: 40, y: 396, width: 180, height: 56), parent: canvas)
+        f.views.claims[button] = { recognizer, _ in recognizer is TapRecognizer ? "one-finger tap" : nil }
+        let tap = f.add(TapRecognizer(view: canvas, viewName: "canvas"))
+        let own = f.add(LongPressRecognizer(name: "own", view: button, viewName: "button"))
+        f.tap(at: Point(x: 100, y: 420))
+        #expect(f.states(of: tap).isEmpty)
+        f.press(Point(x: 100, y: 420))
+        f.wait(0.6)
+        f.lift()
+        #expect(f.states(of: own) == [.began, .ended], "a recognizer on the control itself is not claimed")
+        #expect(f.decisions.contains { $0.hasSuffix("tap@canvas failed: button keeps its standard gesture (one-finger tap)") })
+        f.tap(at: Point(x: 400, y: 200))
+        #expect(f.states(of: tap) == [.recognized])
+    }
+
+    @Test(arguments: [true, false])
+    func aRecognizerThatBeginsCancelsItsTouchesInTheView(cancels: Bool) {
+        let f = Fingers()
+        let v = f.views.add("box", screen)
+        let pan = f.add(PanRecognizer(view: v, viewName: "box"))
+        pan.cancelsTouchesInView = cancels
+        f.drag(from: Point(x: 100, y: 100), to: Point(x: 200, y: 100), over: 0.2)
+        #expect(f.cancelledInView == (cancels ? [TouchID(1)] : []))
+    }
+
+    @Test func recordingCostsNothingWhenOff() {
+        let f = Fingers(trace: false)
+        let v = f.views.add("box", screen)
+        let pan = f.add(PanRecognizer(view: v, viewName: "box"))
+        f.add(TapRecognizer(view: v, viewName: "box"))
+        f.drag(from: Point(x: 100, y: 100), to: Point(x: 200, y: 100), over: 0.2)
+        #expect(f.states(of: pan).first == .began)
+        #expect(f.engine.trace.decisions.isEmpty)
+    }
+
+    @Test func moreFingersThanSlotsAreDroppedAndCounted() {
+        let f = Fingers()
+        let v = f.views.add("box", screen)
+        f.add(PanRecognizer(view: v, viewName: "box"))
+        for i in 0..<21 { f.press(Point(x: Double(10 + 30 * i), y: 100)) }
+        #expect(f.engine.droppedTouchCount == 1)
+        f.lift()
+        #expect(f.engine.unknownTouchCount == 1)
+        #expect(f.decisions.contains { $0.hasSuffix("touch 21 dropped: all 20 touch slots in use") })
+    }
+}
