@@ -1,0 +1,104 @@
+import Geometry
+import Gestures
+
+extension KioskScene {
+    /// Squares are kept between these scales, so a pinch can neither lose nor swallow one.
+    public static let scaleRange = 0.4...3.0
+
+    func applyEngineOutputs() {
+        for output in engine.outputs {
+            switch output {
+            case .gesture(let e): apply(e)
+            case .touchCancelledInView(let touch, _, let time): cancelTracking(touch, at: time)
+            }
+        }
+    }
+
+    private func apply(_ e: GestureEvent) {
+        let i = e.recognizer.rawValue
+        let g = gestureOf[i]
+        let view = engine.recognizer(e.recognizer).view
+        if recordsEvents { events.append(.gesture(e, view: g.view, recognizer: g.name, kind: g.spec.kindName)) }
+        let began = e.state == .began
+        let under = e.state.isActive || e.state == .ended
+        switch g.action {
+        case .move, .moveAll:
+            if began { lastTranslation[i] = .zero }
+            guard under else { return }
+            let delta = e.translation - lastTranslation[i]
+            lastTranslation[i] = e.translation
+            if g.action == .move {
+                moveSquare(view, by: delta)
+            } else {
+                for s in squareOrder { moveSquare(s, by: delta) }
+            }
+        case .scale:
+            if began { lastScale[i] = 1 }
+            guard under else { return }
+            let v = views[view.rawValue]
+            let target = min(max(v.scale * e.scale / lastScale[i], Self.scaleRange.lowerBound), Self.scaleRange.upperBound)
+            let factor = target / v.scale
+            lastScale[i] = e.scale
+            views[view.rawValue].scale = target
+            // About the fingers, so the square stays under them.
+            setCenter(view, e.location + (v.center - e.location) * factor)
+        case .rotate:
+            if began { lastRotation[i] = 0 }
+            guard under else { return }
+            let delta = e.rotation - lastRotation[i]
+            lastRotation[i] = e.rotation
+            let v = views[view.rawValue]
+            views[view.rawValue].rotation = normalizedAngle(v.rotation + delta)
+            setCenter(view, e.location + (v.center - e.location).rotated(by: delta))
+        case .lift:
+            switch e.state {
+            case .began:
+                views[view.rawValue].lifted = true
+                views[view.rawValue].dropStart = nil
+                bringToFront(view)
+                lastLocation[i] = e.location
+            case .changed:
+                moveSquare(view, by: e.location - lastLocation[i])
+                lastLocation[i] = e.location
+            case .ended, .cancelled:
+                views[view.rawValue].lifted = false
+                views[view.rawValue].dropStart = e.time
+            default: break
+            }
+        case .bringToFront:
+            if e.state == .recognized { bringToFront(view) }
+        case .resetTransform:
+            if e.state == .recognized {
+                views[view.rawValue].scale = 1
+                views[view.rawValue].rotation = 0
+            }
+        case .cycleTheme:
+            guard e.state == .recognized else { return }
+            let count = max(1, definition.views[view.rawValue].themes.count)
+            let step = e.direction == .left || e.direction == .up ? count - 1 : 1
+            views[view.rawValue].themeIndex = (views[view.rawValue].themeIndex + step) % count
+        case .resetScene:
+            if e.state == .began || e.state == .recognized { reset() }
+        case .none:
+            break
+        }
+    }
+
+    private func moveSquare(_ id: ViewID, by delta: Point) {
+        guard views[id.rawValue].kind == .square else { return }
+        setCenter(id, views[id.rawValue].center + delta)
+    }
+
+    /// Squares keep their centers on the canvas, so none can be pushed out of reach.
+    private func setCenter(_ id: ViewID, _ p: Point) {
+        let bounds = views[0].baseFrame
+        views[id.rawValue].center = Point(x: min(max(p.x, bounds.minX), bounds.maxX), y: min(max(p.y, bounds.minY), bounds.maxY))
+    }
+
+    private func bringToFront(_ id: ViewID) {
+        var top = Int.min
+        for s in squareOrder { top = max(top, views[s.rawValue].z) }
+        // z-orders start unique (declaration order), so the top square is already in front.
+        if views[id.rawValue].z != top { views[id.rawValue].z = top + 1 }
+    }
+}

@@ -1,0 +1,197 @@
+import Geometry
+import Gestures
+
+/// The running kiosk scene: its views, the gesture engine that drives them, and the controls.
+///
+/// One frame: the engine sees the touches first (its recognizers on the hit view and its
+/// ancestors), the scene applies what they did, then the controls track the touches that no
+/// recognizer took from them, as UIKit delivers to recognizers before the hit view.
+public final class KioskScene {
+    public let definition: SceneDescription
+    public let engine: GestureEngine
+    public internal(set) var views: [ViewState]
+    /// Events since the last `removeAllEvents()`, when `recordsEvents` is on.
+    public internal(set) var events: [SceneEvent] = []
+    public var recordsEvents: Bool
+    /// Ticks for animations: the scene is not idle while one runs.
+    public let animationFrameSeconds = 1.0 / 60
+
+    let initialViews: [ViewState]
+    /// Per recognizer: its declaration and the views and recognizers its graph names.
+    var gestureOf: [GestureDescription] = []
+    var simultaneous: [RecognizerMask] = []
+    var requiresFailureOf: [RecognizerMask] = []
+    var requiredToFailBy: [RecognizerMask] = []
+    /// The last value each recognizer's action applied, to apply only the change.
+    var lastTranslation: [Point] = []
+    var lastScale: [Double] = []
+    var lastRotation: [Double] = []
+    var lastLocation: [Point] = []
+    /// Which touch each control tracks, by view.
+    var tracking: [TouchID?] = []
+    var trackingOffset: [Double] = []
+    var trackingStartValue: [Double] = []
+    var trackingMoved: [Bool] = []
+    var pathBuffer: [ViewID] = []
+    var squareOrder: [ViewID] = []
+
+    /// Builds the scene and its gesture graph; errors name the declaration at fault.
+    public init(_ d: SceneDescription, trace: DecisionTrace = DecisionTrace(), recordsEvents: Bool = true) throws(SceneError) {
+        definition = d
+        self.recordsEvents = recordsEvents
+        engine = GestureEngine(metrics: d.panel, trace: trace)
+        var index: [String: ViewID] = [:]
+        var built: [ViewState] = []
+        for (i, v) in d.views.enumerated() {
+            guard index[v.name] == nil else { throw SceneError(v.location, "view '\(v.name)' is declared twice") }
+            var parent: ViewID?
+            if let p = v.parent {
+                guard let pid = index[p] else { throw SceneError(v.location, "view '\(v.name)': parent '\(p)' is not declared before it") }
+                parent = pid
+            } else if i != 0 || v.kind != .canvas {
+                throw SceneError(v.location, "view '\(v.name)' has no parent; only the first view, a canvas, may be the root")
+            }
+            index[v.name] = ViewID(i)
+            var state = ViewState(v, parent: parent, metrics: d.panel)
+            state.z = i
+            built.append(state)
+            if let parent { built[parent.rawValue].children.append(ViewID(i)) }
+        }
+        guard !built.isEmpty else { throw SceneError(SourceLocation(file: "<scene>", line: 0), "the scene has no views") }
+        views = built
+        initialViews = built
+        tracking = Array(repeating: nil, count: built.count)
+        trackingOffset = Array(repeating: 0, count: built.count)
+        trackingStartValue = trackingOffset
+        trackingMoved = Array(repeating: false, count: built.count)
+        pathBuffer.reserveCapacity(16)
+        squareOrder = built.indices.filter { built[$0].kind == .square }.map { ViewID($0) }
+        events.reserveCapacity(recordsEvents ? 4096 : 0)
+        try buildGestures(d, views: index)
+        engine.host = self
+    }
+
+    private func buildGestures(_ d: SceneDescription, views index: [String: ViewID]) throws(SceneError) {
+        var ids: [String: RecognizerID] = [:]
+        for g in d.gestures {
+            guard let view = index[g.view] else { throw SceneError(g.location, "gesture '\(g.name)': unknown view '\(g.view)'") }
+            guard ids[g.qualifiedName] == nil else { throw SceneError(g.location, "recognizer '\(g.qualifiedName)' is declared twice") }
+            let r: GestureRecognizer = switch g.spec {
+            case .tap(let o): TapRecognizer(name: g.name, view: view, viewName: g.view, options: o)
+            case .longPress(let o): LongPressRecognizer(name: g.name, view: view, viewName: g.view, options: o)
+            case .pan(let o): PanRecognizer(name: g.name, view: view, viewName: g.view, options: o)
+            case .pinch(let o): PinchRecognizer(name: g.name, view: view, viewName: g.view, options: o)
+            case .rotation(let o): RotationRecognizer(name: g.name, view: view, viewName: g.view, options: o)
+            case .swipe(let o): SwipeRecognizer(name: g.name, view: view, viewName: g.view, options: o)
+            }
+            r.cancelsTouchesInView = g.cancelsTouchesInView
+            r.delegate = self
+            do {
+                ids[g.qualifiedName] = try engine.add(r)
+            } catch {
+                throw SceneError(g.location, "\(error)")
+            }
+            gestureOf.append(g)
+        }
+        func resolve(_ ref: RecognizerReference, from g: GestureDescription, key: String) throws(SceneError) -> RecognizerID {
+            let name = "\(ref.name)@\(ref.view ?? g.view)"
+            guard let id = ids[name] else { throw SceneError(g.location, "\(g.qualifiedName) \(key): unknown recognizer '\(name)'") }
+            return id
+        }
+        let n = gestureOf.count
+        simultaneous = Array(repeating: RecognizerMask(), count: n)
+        requiresFailureOf = simultaneous
+        requiredToFailBy = simultaneous
+        for (i, g) in gestureOf.enumerated() {
+            for ref in g.simultaneousWith { simultaneous[i].insert(try resolve(ref, from: g, key: "simultaneous_with")) }
+            for ref in g.shouldRequireFailureOf { requiresFailureOf[i].insert(try resolve(ref, from: g, key: "should_require_failure_of")) }
+            for ref in g.shouldBeRequiredToFailBy { requiredToFailBy[i].insert(try resolve(ref, from: g, key: "should_be_required_to_fail_by")) }
+            for ref in g.requireToFail {
+                let other = try resolve(ref, from: g, key: "require_to_fail")
+                do {
+                    try engine.require(engine.recognizer(RecognizerID(i)), toFail: engine.recognizer(other))
+                } catch {
+                    throw SceneError(g.location, "\(g.qualifiedName) require_to_fail: \(error)")
+                }
+            }
+        }
+        lastTranslation = Array(repeating: .zero, count: n)
+        lastScale = Array(repeating: 1, count: n)
+        lastRotation = Array(repeating: 0, count: n)
+        lastLocation = lastTranslation
+    }
+
+    // MARK: Running
+
+    /// Delivers one frame of touches.
+    public func handle(_ frame: TouchFrame) {
+        engine.process(frame)
+        applyEngineOutputs()
+        for touch in frame.touches { trackControls(touch, at: frame.time) }
+    }
+
+    /// Lets time pass: timers of the engine fire, animations finish.
+    public func advance(to now: Instant) {
+        engine.advance(to: now)
+        applyEngineOutputs()
+        for i in views.indices {
+            if let start = views[i].dropStart, now.seconds(since: start) >= definition.dropAnimationSeconds {
+                views[i].dropStart = nil
+            }
+        }
+    }
+
+    /// The next moment something happens without input: a recognizer's timer or the end of an animation.
+    public var nextDeadline: Instant? {
+        var best = engine.nextDeadline
+        for v in views {
+            if let start = v.dropStart {
+                let end = start.adding(seconds: definition.dropAnimationSeconds)
+                if best.map({ end < $0 }) ?? true { best = end }
+            }
+        }
+        return best
+    }
+
+    /// True when no animation runs.
+    public var isAnimating: Bool { views.contains { $0.dropStart != nil } }
+
+    public func removeAllEvents() { events.removeAll(keepingCapacity: true) }
+
+    /// How much larger than its scale a square is drawn at `now`: the lift, or the drop easing back.
+    public func liftFactor(of id: ViewID, at now: Instant) -> Double {
+        let v = views[id.rawValue]
+        if v.lifted { return definition.liftScale }
+        guard let start = v.dropStart else { return 1 }
+        let t = min(1, max(0, now.seconds(since: start) / definition.dropAnimationSeconds))
+        let eased = 1 - (1 - t) * (1 - t)
+        return definition.liftScale + (1 - definition.liftScale) * eased
+    }
+
+    /// The square's outline at `now`: its four corners on the screen.
+    public func corners(of id: ViewID, at now: Instant? = nil) -> [Point] {
+        let v = views[id.rawValue]
+        let s = v.side / 2 * v.scale * (now.map { liftFactor(of: id, at: $0) } ?? (v.lifted ? definition.liftScale : 1))
+        return [Point(x: -s, y: -s), Point(x: s, y: -s), Point(x: s, y: s), Point(x: -s, y: s)].map { v.center + $0.rotated(by: v.rotation) }
+    }
+
+    /// The axis-aligned bounds of a view as it is shown (a transformed square's bounding box).
+    public func frame(of id: ViewID) -> Rect {
+        let v = views[id.rawValue]
+        guard v.kind == .square else { return v.baseFrame }
+        let c = corners(of: id)
+        let xs = c.map(\.x), ys = c.map(\.y)
+        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    }
+
+    public func viewID(named name: String) -> ViewID? {
+        views.firstIndex { $0.name == name }.map { ViewID($0) }
+    }
+
+    /// Puts every view back as declared; the gesture engine keeps its state.
+    public func reset() {
+        // Touches that controls track stay tracked: the cancellation that follows a reset gesture
+        // still reaches the control, which then reports it.
+        views = initialViews
+    }
+}
