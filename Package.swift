@@ -39,6 +39,7 @@ let package = Package(
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry"]),
         .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )

@@ -1,0 +1,165 @@
+import Foundation
+import Gestures
+import Scene
+import TOMLKit
+
+/// A kiosk's configuration, read from one TOML file: the panel, the scene and its gesture graph.
+public struct KioskConfiguration: Sendable {
+    /// The file it was read from.
+    public var file: String
+    public var scene: SceneDescription
+
+    /// The sections a config file may have; the runtime adds its own.
+    static let topLevelKeys = ["panel", "scene", "view", "gesture"]
+
+    /// Reads and validates the file at `path`.
+    public static func load(path: String) throws(ConfigError) -> KioskConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+            throw ConfigError(file: path, line: 0, key: "", message: "cannot read the config file: \(reason)")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Reads and validates config text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> KioskConfiguration {
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: text)
+        } catch let e as TOMLParseError {
+            throw ConfigError(file: file, line: e.source.begin.line, key: "",
+                              message: "column \(e.source.begin.column): not valid TOML: \(e.description)")
+        } catch {
+            throw ConfigError(file: file, line: 0, key: "", message: "not valid TOML: \(error)")
+        }
+        let locator = KeyLocator(text)
+        let top = TableReader(root, path: "", label: "the file", file: file, locator: locator)
+        try top.rejectUnknownKeys(allowed: topLevelKeys)
+        let section = SceneSection(file: file)
+
+        let panel = try section.panel(try top.subtable("panel"))
+        var scene = SceneDescription(panel: panel, views: [], gestures: [])
+        if let s = try top.subtable("scene") {
+            try s.rejectUnknownKeys(allowed: ["drop_animation", "lift_scale"])
+            scene.dropAnimationSeconds = try s.number("drop_animation", in: 0...10, unit: " of seconds") ?? scene.dropAnimationSeconds
+            scene.liftScale = try s.number("lift_scale", in: 1...4) ?? scene.liftScale
+        }
+
+        let viewTables = try top.tables("view") ?? []
+        guard !viewTables.isEmpty else {
+            throw ConfigError(file: file, line: 0, key: "view", message: "no [[view]] declared; the first must be the canvas")
+        }
+        for r in viewTables {
+            let v = try section.view(r)
+            if scene.views.contains(where: { $0.name == v.name }) { throw r.error("name", "view '\(v.name)' is declared twice") }
+            if scene.views.isEmpty {
+                guard v.kind == .canvas, v.parent == nil else {
+                    throw r.error(nil, "the first [[view]] must be the root canvas (kind = \"canvas\", no parent)")
+                }
+            } else {
+                guard let parent = v.parent else { throw r.error(nil, "view '\(v.name)' needs 'parent'; only the first view is the root") }
+                guard scene.views.contains(where: { $0.name == parent }) else {
+                    var message = "parent '\(parent)' is not declared before view '\(v.name)'"
+                    if let near = nearest(parent, among: scene.views.map(\.name)) { message += "; did you mean '\(near)'?" }
+                    throw r.error("parent", message)
+                }
+            }
+            scene.views.append(v)
+        }
+
+        let gestureTables = try top.tables("gesture") ?? []
+        for r in gestureTables {
+            let g = try section.gesture(r, views: scene.views)
+            if scene.gestures.contains(where: { $0.qualifiedName == g.qualifiedName }) {
+                throw r.error(g.name == g.spec.kindName && !r.has("name") ? "kind" : "name",
+                              "recognizer '\(g.qualifiedName)' is declared twice; give one a different 'name'")
+            }
+            scene.gestures.append(g)
+        }
+        try GraphCheck(gestures: scene.gestures, readers: gestureTables).run()
+
+        // Whatever the scene itself refuses is still reported against the file.
+        do {
+            _ = try KioskScene(scene)
+        } catch {
+            throw ConfigError(file: error.location.file, line: error.location.line, key: "", message: error.message)
+        }
+        return KioskConfiguration(file: file, scene: scene)
+    }
+}
+
+/// The gesture graph's references resolve, and no recognizer waits for itself through others.
+struct GraphCheck {
+    let gestures: [GestureDescription]
+    let readers: [TableReader]
+
+    /// `from` waits for `to` to fail, because gesture `declaredBy` says so under `key`.
+    private struct Edge {
+        var from: Int
+        var to: Int
+        var declaredBy: Int
+        var key: String
+    }
+
+    func run() throws(ConfigError) {
+        let names = gestures.map(\.qualifiedName)
+        var edges = Array(repeating: [Edge](), count: gestures.count)
+        for (i, g) in gestures.enumerated() {
+            for key in SceneSection.graphKeys {
+                for ref in references(g, key) {
+                    let target = "\(ref.name)@\(ref.view ?? g.view)"
+                    guard let j = names.firstIndex(of: target) else {
+                        var message = "unknown recognizer '\(target)'"
+                        if let near = nearest(target, among: names) { message += "; did you mean '\(near)'?" }
+                        throw readers[i].error(key, message + " (write 'name' for one on the same view, 'name@view' for another)")
+                    }
+                    guard j != i else { throw readers[i].error(key, "'\(target)' names the recognizer itself") }
+                    switch key {
+                    case "simultaneous_with": break
+                    case "should_be_required_to_fail_by": edges[j].append(Edge(from: j, to: i, declaredBy: i, key: key))
+                    default: edges[i].append(Edge(from: i, to: j, declaredBy: i, key: key))
+                    }
+                }
+            }
+        }
+        if let cycle = findCycle(edges) {
+            let closing = cycle[cycle.count - 1]
+            let names = cycle.map { gestures[$0.from].qualifiedName } + [gestures[closing.to].qualifiedName]
+            throw readers[closing.declaredBy].error(closing.key, "failure requirements form a cycle: "
+                + names.joined(separator: " waits for ") + "; each would wait for the other forever")
+        }
+    }
+
+    /// The edges of a cycle in the requirements, in order, if there is one (depth-first search).
+    private func findCycle(_ edges: [[Edge]]) -> [Edge]? {
+        var state = Array(repeating: 0, count: edges.count)  // 0 unseen, 1 on the path, 2 done
+        var path: [Edge] = []
+        func visit(_ a: Int) -> [Edge]? {
+            state[a] = 1
+            for e in edges[a] {
+                path.append(e)
+                if state[e.to] == 1, let start = path.firstIndex(where: { $0.from == e.to }) { return Array(path[start...]) }
+                if state[e.to] == 0, let cycle = visit(e.to) { return cycle }
+                path.removeLast()
+            }
+            state[a] = 2
+            return nil
+        }
+        for a in edges.indices where state[a] == 0 {
+            if let cycle = visit(a) { return cycle }
+        }
+        return nil
+    }
+
+    private func references(_ g: GestureDescription, _ key: String) -> [RecognizerReference] {
+        switch key {
+        case "simultaneous_with": g.simultaneousWith
+        case "require_to_fail": g.requireToFail
+        case "should_require_failure_of": g.shouldRequireFailureOf
+        default: g.shouldBeRequiredToFailBy
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Geometry
+import Gestures
+import Scene
+
+/// Reads `[panel]`, `[scene]`, `[[view]]` and `[[gesture]]` into a `SceneDescription`.
+struct SceneSection {
+    let file: String
+
+    static let gestureKinds = ["tap", "long_press", "pan", "pinch", "rotation", "swipe"]
+    static let graphKeys = ["simultaneous_with", "require_to_fail", "should_require_failure_of", "should_be_required_to_fail_by"]
+    static let commonGestureKeys = ["view", "name", "kind", "action", "cancels_touches_in_view"] + graphKeys
+
+    func panel(_ r: TableReader?) throws(ConfigError) -> PanelMetrics {
+        var p = PanelMetrics.raspberryPi7Inch
+        guard let r else { return p }
+        try r.rejectUnknownKeys(allowed: ["width_px", "height_px", "width_mm", "height_mm"])
+        let positive = Double.leastNonzeroMagnitude...Double.infinity
+        p.widthPixels = try r.number("width_px", in: 1...16384) ?? p.widthPixels
+        p.heightPixels = try r.number("height_px", in: 1...16384) ?? p.heightPixels
+        p.widthMillimetres = try r.number("width_mm", in: positive, unit: " of millimetres") ?? p.widthMillimetres
+        p.heightMillimetres = try r.number("height_mm", in: positive, unit: " of millimetres") ?? p.heightMillimetres
+        return p
+    }
+
+    func view(_ r: TableReader) throws(ConfigError) -> ViewDescription {
+        var r = r
+        let name = try r.requiredString("name")
+        r.label = "view \"\(name)\""
+        let kindName = try r.choice("kind", ViewKind.allCases.map(\.rawValue))
+        guard let kindName, let kind = ViewKind(rawValue: kindName) else { throw r.error(nil, "\(r.label) needs 'kind'") }
+        var allowed = ["name", "kind", "parent", "frame"]
+        switch kind {
+        case .canvas: allowed += ["themes"]
+        case .square: allowed += ["color"]
+        case .button: allowed += ["label", "color", "tracking_margin_mm"]
+        case .slider: allowed += ["value", "color", "tracking_margin_mm"]
+        case .toggle: allowed += ["on", "color", "tracking_margin_mm"]
+        }
+        try r.rejectUnknownKeys(allowed: allowed)
+        guard let f = try r.numbers("frame", count: 4, meaning: "[x, y, width, height] in pixels") else {
+            throw r.error(nil, "\(r.label) needs 'frame' = [x, y, width, height]")
+        }
+        guard f[2] > 0, f[3] > 0 else { throw r.error("frame", "width and height must be greater than 0, found \(f[2]) x \(f[3])") }
+        if kind == .square, f[2] != f[3] {
+            throw r.error("frame", "a square's width and height must be equal, found \(f[2]) x \(f[3])")
+        }
+        var d = ViewDescription(name: name, kind: kind, parent: try r.string("parent"),
+                                frame: Rect(x: f[0], y: f[1], width: f[2], height: f[3]),
+                                location: SourceLocation(file: file, line: r.locator.line(of: r.path)))
+        if let c = try color(r, "color") { d.color = c }
+        d.label = try r.string("label") ?? name
+        d.value = try r.number("value", in: 0...1) ?? d.value
+        d.isOn = try r.bool("on") ?? d.isOn
+        d.trackingMarginMillimetres = try r.number("tracking_margin_mm", in: 0...100, unit: " of millimetres") ?? d.trackingMarginMillimetres
+        for t in try r.tables("themes") ?? [] {
+            var t = t
+            t.label = "a theme of view \"\(name)\""
+            try t.rejectUnknownKeys(allowed: ["name", "background", "foreground"])
+            let themeName = try t.requiredString("name")
+            guard let bg = try color(t, "background"), let fg = try color(t, "foreground") else {
+                throw t.error(nil, "theme \"\(themeName)\" needs 'background' and 'foreground' colours")
+            }
+            d.themes.append(Theme(name: themeName, background: bg, foreground: fg))
+        }
+        return d
+    }
+
+    func gesture(_ r: TableReader, views: [ViewDescription]) throws(ConfigError) -> GestureDescription {
+        var r = r
+        let viewName = try r.requiredString("view")
+        guard let view = views.first(where: { $0.name == viewName }) else {
+            var message = "unknown view '\(viewName)'"
+            if let near = nearest(viewName, among: views.map(\.name)) { message += "; did you mean '\(near)'?" }
+            throw r.error("view", message + " Declared views: \(views.map(\.name).joined(separator: ", "))")
+        }
+        guard let kind = try r.choice("kind", Self.gestureKinds) else { throw r.error(nil, "a gesture needs 'kind'") }
+        let name = try r.string("name") ?? kind
+        r.label = "gesture \"\(name)@\(viewName)\""
+        let spec: RecognizerSpec
+        switch kind {
+        case "tap": spec = .tap(try tap(r))
+        case "long_press": spec = .longPress(try longPress(r))
+        case "pan": spec = .pan(try pan(r))
+        case "pinch": spec = .pinch(try pinch(r))
+        case "rotation": spec = .rotation(try rotation(r))
+        default: spec = .swipe(try swipe(r))
+        }
+        let actionName = try r.choice("action", SceneAction.allCases.map(\.rawValue)) ?? SceneAction.none.rawValue
+        let action = SceneAction(rawValue: actionName) ?? .none
+        guard action.allowedRecognizerKinds.contains(kind) else {
+            throw r.error("action", "'\(actionName)' reads \(action.allowedRecognizerKinds.sorted().joined(separator: " or ")) events, not \(kind)")
+        }
+        guard action.allowedViewKinds.contains(view.kind) else {
+            throw r.error("action", "'\(actionName)' acts on a \(action.allowedViewKinds.map(\.rawValue).sorted().joined(separator: " or ")), and '\(viewName)' is a \(view.kind.rawValue)")
+        }
+        func references(_ key: String) throws(ConfigError) -> [RecognizerReference] {
+            (try r.strings(key) ?? []).map(RecognizerReference.init(parsing:))
+        }
+        return GestureDescription(
+            view: viewName, name: name, spec: spec, action: action,
+            simultaneousWith: try references("simultaneous_with"),
+            requireToFail: try references("require_to_fail"),
+            shouldRequireFailureOf: try references("should_require_failure_of"),
+            shouldBeRequiredToFailBy: try references("should_be_required_to_fail_by"),
+            cancelsTouchesInView: try r.bool("cancels_touches_in_view") ?? true,
+            location: SourceLocation(file: file, line: r.locator.line(of: r.path)))
+    }
+
+    // MARK: Recognizer parameters (names follow UIKit's properties, in config spelling)
+
+    private static let positive = Double.leastNonzeroMagnitude...Double.infinity
+    private static let seconds = Double.leastNonzeroMagnitude...60.0
+
+    private func tap(_ r: TableReader) throws(ConfigError) -> TapOptions {
+        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + ["taps", "touches", "allowable_movement_mm", "multi_tap_interval", "multi_tap_distance_mm"])
+        var o = TapOptions()
+        o.tapsRequired = try r.int("taps", in: 1...10) ?? o.tapsRequired
+        o.touchesRequired = try r.int("touches", in: 1...10) ?? o.touchesRequired
+        o.allowableMovementMillimetres = try r.number("allowable_movement_mm", in: 0...100, unit: " of millimetres") ?? o.allowableMovementMillimetres
+        o.multiTapIntervalSeconds = try r.number("multi_tap_interval", in: Self.seconds, unit: " of seconds") ?? o.multiTapIntervalSeconds
+        o.multiTapDistanceMillimetres = try r.number("multi_tap_distance_mm", in: 0...1000, unit: " of millimetres") ?? o.multiTapDistanceMillimetres
+        return o
+    }
+
+    private func longPress(_ r: TableReader) throws(ConfigError) -> LongPressOptions {
+        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + ["minimum_press_duration", "allowable_movement_mm", "touches", "taps", "multi_tap_interval"])
+        var o = LongPressOptions()
+        o.minimumPressDurationSeconds = try r.number("minimum_press_duration", in: 0...60, unit: " of seconds") ?? o.minimumPressDurationSeconds
+        o.allowableMovementMillimetres = try r.number("allowable_movement_mm", in: 0...100, unit: " of millimetres") ?? o.allowableMovementMillimetres
+        o.touchesRequired = try r.int("touches", in: 1...10) ?? o.touchesRequired
+        o.tapsRequired = try r.int("taps", in: 0...10) ?? o.tapsRequired
+        o.multiTapIntervalSeconds = try r.number("multi_tap_interval", in: Self.seconds, unit: " of seconds") ?? o.multiTapIntervalSeconds
+        return o
+    }
+
+    private func pan(_ r: TableReader) throws(ConfigError) -> PanOptions {
+        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + ["minimum_touches", "maximum_touches", "hysteresis_mm"])
+        var o = PanOptions()
+        o.minimumTouches = try r.int("minimum_touches", in: 1...10) ?? o.minimumTouches
+        o.maximumTouches = try r.int("maximum_touches", in: 1...Int.max) ?? o.maximumTouches
+        guard o.maximumTouches >= o.minimumTouches else {
+            throw r.error("maximum_touches", "\(o.maximumTouches) is below minimum_touches (\(o.minimumTouches))")
+        }
+        o.hysteresisMillimetres = try r.number("hysteresis_mm", in: 0...100, unit: " of millimetres") ?? o.hysteresisMillimetres
+        return o
+    }
+
+    private func pinch(_ r: TableReader) throws(ConfigError) -> PinchOptions {
+        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + ["hysteresis_mm"])
+        var o = PinchOptions()
+        o.hysteresisMillimetres = try r.number("hysteresis_mm", in: 0...100, unit: " of millimetres") ?? o.hysteresisMillimetres
+        return o
+    }
+
+    private func rotation(_ r: TableReader) throws(ConfigError) -> RotationOptions {
+        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + ["hysteresis_radians"])
+        var o = RotationOptions()
+        o.hysteresisRadians = try r.number("hysteresis_radians", in: 0...Double.pi, unit: " of radians") ?? o.hysteresisRadians
+        return o
+    }
+
+    private func swipe(_ r: TableReader) throws(ConfigError) -> SwipeOptions {
+        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + [
+            "directions", "touches", "minimum_distance_mm", "minimum_speed_mm_per_s", "maximum_angle_degrees", "maximum_duration",
+        ])
+        var o = SwipeOptions()
+        if let names = try r.strings("directions") {
+            var directions: SwipeDirections = []
+            for n in names {
+                guard let d = SwipeDirections.named.first(where: { $0.0 == n })?.1 else {
+                    throw r.error("directions", "'\(n)' is not a direction; allowed: right, left, up, down")
+                }
+                directions.insert(d)
+            }
+            guard !directions.isEmpty else { throw r.error("directions", "needs at least one of right, left, up, down") }
+            o.directions = directions
+        }
+        o.touchesRequired = try r.int("touches", in: 1...10) ?? o.touchesRequired
+        o.minimumDistanceMillimetres = try r.number("minimum_distance_mm", in: Self.positive, unit: " of millimetres") ?? o.minimumDistanceMillimetres
+        o.minimumSpeedMillimetresPerSecond = try r.number("minimum_speed_mm_per_s", in: 0...100_000, unit: " of mm/s") ?? o.minimumSpeedMillimetresPerSecond
+        o.maximumAngleDegrees = try r.number("maximum_angle_degrees", in: 0...90, unit: " of degrees") ?? o.maximumAngleDegrees
+        o.maximumDurationSeconds = try r.number("maximum_duration", in: Self.seconds, unit: " of seconds") ?? o.maximumDurationSeconds
+        return o
+    }
+
+    private func color(_ r: TableReader, _ key: String) throws(ConfigError) -> Color? {
+        guard let s = try r.string(key) else { return nil }
+        guard let c = Color(hex: s) else { throw r.error(key, "'\(s)' is not a colour; expected \"#rrggbb\", such as \"#f5c518\"") }
+        return c
+    }
+}

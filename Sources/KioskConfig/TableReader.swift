@@ -1,0 +1,185 @@
+import TOMLKit
+
+/// Reads one TOML table key by key, turning every wrong type, bad value and unknown key into a
+/// `ConfigError` that names the file, the line, the key path, the value and what is allowed.
+struct TableReader {
+    let table: TOMLTable
+    /// The table's path: `panel`, `view[2]`.
+    let path: String
+    /// Words that name the table in errors: `view "yellow"`.
+    var label: String
+    let file: String
+    let locator: KeyLocator
+
+    init(_ table: TOMLTable, path: String, label: String? = nil, file: String, locator: KeyLocator) {
+        self.table = table
+        self.path = path
+        self.label = label ?? path
+        self.file = file
+        self.locator = locator
+    }
+
+    func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// An error about `key` (or the table itself when nil), on the line where it is written.
+    func error(_ key: String?, _ message: String) -> ConfigError {
+        let at = key.map(keyPath) ?? path
+        return ConfigError(file: file, line: locator.line(of: at), key: at, message: message)
+    }
+
+    func has(_ key: String) -> Bool { table[key] != nil }
+
+    /// Every key must be one of `allowed`; a typo names the nearest valid key.
+    func rejectUnknownKeys(allowed: [String]) throws(ConfigError) {
+        for key in table.keys.sorted() where !allowed.contains(key) {
+            var message = "unknown key in \(label)"
+            if let near = nearest(key, among: allowed) { message += "; did you mean '\(near)'?" }
+            message += " Allowed: \(allowed.joined(separator: ", "))"
+            throw error(key, message)
+        }
+    }
+
+    func string(_ key: String) throws(ConfigError) -> String? {
+        guard let v = table[key] else { return nil }
+        guard let s = v.string else { throw error(key, "expected a string in quotes, found \(show(v))") }
+        return s
+    }
+
+    func requiredString(_ key: String) throws(ConfigError) -> String {
+        guard let s = try string(key) else { throw error(nil, "\(label) needs '\(key)'") }
+        return s
+    }
+
+    /// One of `choices`, spelled as the config spells them.
+    func choice(_ key: String, _ choices: [String]) throws(ConfigError) -> String? {
+        guard let s = try string(key) else { return nil }
+        guard choices.contains(s) else {
+            var message = "'\(s)' is not one of: \(choices.joined(separator: ", "))"
+            if let near = nearest(s, among: choices) { message += "; did you mean '\(near)'?" }
+            throw error(key, message)
+        }
+        return s
+    }
+
+    func bool(_ key: String) throws(ConfigError) -> Bool? {
+        guard let v = table[key] else { return nil }
+        guard let b = v.bool else { throw error(key, "expected true or false, found \(show(v))") }
+        return b
+    }
+
+    func int(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+        guard let v = table[key] else { return nil }
+        guard let n = v.int else { throw error(key, "expected a whole number \(describe(range)), found \(show(v))") }
+        guard range.contains(n) else { throw error(key, "\(n) is out of range; allowed: a whole number \(describe(range))") }
+        return n
+    }
+
+    /// A number (integer or floating point) within `range`.
+    func number(_ key: String, in range: ClosedRange<Double>, unit: String = "") throws(ConfigError) -> Double? {
+        guard let v = table[key] else { return nil }
+        guard let n = v.double ?? v.int.map(Double.init) else {
+            throw error(key, "expected a number\(unit) \(describe(range)), found \(show(v))")
+        }
+        guard range.contains(n) else {
+            throw error(key, "\(show(v)) is out of range; allowed: a number\(unit) \(describe(range))")
+        }
+        return n
+    }
+
+    /// An array of exactly `count` numbers.
+    func numbers(_ key: String, count: Int, meaning: String) throws(ConfigError) -> [Double]? {
+        guard let v = table[key] else { return nil }
+        let problem = "expected \(meaning), \(count) numbers in brackets, found \(show(v))"
+        guard let a = v.array, a.count == count else { throw error(key, problem) }
+        var out: [Double] = []
+        for element in a {
+            guard let n = element.double ?? element.int.map(Double.init) else { throw error(key, problem) }
+            out.append(n)
+        }
+        return out
+    }
+
+    func strings(_ key: String) throws(ConfigError) -> [String]? {
+        guard let v = table[key] else { return nil }
+        let problem = "expected a list of strings in brackets, such as [\"pan\", \"pinch@yellow\"], found \(show(v))"
+        guard let a = v.array else { throw error(key, problem) }
+        var out: [String] = []
+        for element in a {
+            guard let s = element.string else { throw error(key, problem) }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// The tables of an array of tables or of inline tables, each with its own reader.
+    func tables(_ key: String) throws(ConfigError) -> [TableReader]? {
+        guard let v = table[key] else { return nil }
+        guard let a = v.array else { throw error(key, "expected a list of tables, found \(show(v))") }
+        var out: [TableReader] = []
+        for (i, element) in a.enumerated() {
+            guard let t = element.table else { throw error(key, "expected a list of tables, found \(show(element))") }
+            out.append(TableReader(t, path: "\(keyPath(key))[\(i)]", file: file, locator: locator))
+        }
+        return out
+    }
+
+    func subtable(_ key: String) throws(ConfigError) -> TableReader? {
+        guard let v = table[key] else { return nil }
+        guard let t = v.table else { throw error(key, "expected a table ([\(key)]), found \(show(v))") }
+        return TableReader(t, path: keyPath(key), label: "[\(key)]", file: file, locator: locator)
+    }
+
+    private func describe(_ range: ClosedRange<Int>) -> String {
+        range.upperBound == Int.max ? "of at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+    }
+
+    private func describe(_ range: ClosedRange<Double>) -> String {
+        if range.upperBound == .infinity {
+            return range.lowerBound == .leastNonzeroMagnitude ? "greater than 0" : "of at least \(format(range.lowerBound))"
+        }
+        return "from \(format(range.lowerBound)) to \(format(range.upperBound))"
+    }
+
+    private func format(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    }
+
+    /// A value as the file spells it, with its TOML type when that is what is wrong.
+    private func show(_ v: any TOMLValueConvertible) -> String {
+        if let s = v.string { return "\"\(s)\"" }
+        if let n = v.int { return String(n) }
+        if let d = v.double { return format(d) }
+        if let b = v.bool { return b ? "true" : "false" }
+        if v.array != nil { return "a list" }
+        if v.table != nil { return "a table" }
+        return "a \(v.type)"
+    }
+}
+
+/// The candidate closest to `word` by edit distance, when it is close enough to be a typo.
+func nearest(_ word: String, among candidates: [String]) -> String? {
+    var best: (String, Int)?
+    for c in candidates {
+        let d = editDistance(word.lowercased(), c.lowercased())
+        if d <= max(2, c.count / 3), d < (best?.1 ?? Int.max) { best = (c, d) }
+    }
+    return best?.0
+}
+
+/// Levenshtein distance: insertions, deletions and substitutions.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    var previous = Array(0...b.count)
+    var current = previous
+    for i in 1...a.count {
+        current[0] = i
+        if !b.isEmpty {
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
