@@ -1,0 +1,342 @@
+import CLinuxInput
+import Gestures
+
+extension EvemuTrace {
+    /// Reads a trace as evemu-record writes it; `file` names the trace in errors.
+    ///
+    /// Accepts `A:` lines with or without the resolution whatever the declared version, `L:` and
+    /// `S:` lines, comments (whole lines, and after an event), blank lines and CRLF line ends.
+    public static func parse(_ text: String, file: String) throws(EvemuParseError) -> EvemuTrace {
+        var parser = EvemuParser(file: file)
+        let bytes = Array(text.utf8)
+        var lineNumber = 0
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            lineNumber += 1
+            let end = bytes[start...].firstIndex(of: EvemuParser.newline) ?? bytes.endIndex
+            try parser.read(bytes[start..<end], number: lineNumber)
+            start = end + 1
+        }
+        return try parser.finish(lastLine: lineNumber)
+    }
+}
+
+/// The state of reading one trace, line by line.
+struct EvemuParser {
+    static let newline = UInt8(ascii: "\n")
+
+    /// evemu's order: the name, the id, then the bitmasks and ranges, then events.
+    enum Stage { case expectingName, expectingID, header, events }
+
+    static let eventForm = "'E: seconds type code value'"
+    static let nameForm = "'N: device name'"
+    static let idForm = "'I: bus vendor product version' (four hex numbers)"
+
+    let file: String
+    var stage = Stage.expectingName
+    var sawFirstLine = false
+    var version = EvemuFormatVersion.unversioned
+    var device = DeviceDescription(name: "")
+    /// How many mask bytes each type's `B:` lines have given so far: the next line continues there.
+    var maskBytes: [EventType: Int] = [:]
+    var propertyBytes = 0
+    var ledStates: [EventCode: Int32] = [:]
+    var switchStates: [EventCode: Int32] = [:]
+    var events: [InputEvent] = []
+
+    init(file: String) { self.file = file }
+
+    mutating func read(_ raw: ArraySlice<UInt8>, number: Int) throws(EvemuParseError) {
+        let line = Self.trimmed(raw)
+        guard let first = line.first else { return }
+        let isFirstLine = !sawFirstLine
+        sawFirstLine = true
+        if first == UInt8(ascii: "#") {
+            // Like evemu, only the first line can declare the version.
+            if isFirstLine, let declared = Self.version(in: line) { version = declared }
+            return
+        }
+        var fields = FieldScanner(line)
+        let tag = fields.tag()
+        switch (stage, tag) {
+        case (.expectingName, "N"):
+            device.name = fields.remainder()
+            stage = .expectingID
+        case (.expectingName, _):
+            throw error(number, "expected \(Self.nameForm) first", line)
+        case (.expectingID, "I"):
+            try readID(&fields, line, number)
+            stage = .header
+        case (.expectingID, _):
+            throw error(number, "expected \(Self.idForm)", line)
+        case (.header, "P"):
+            try readProperties(&fields, line, number)
+        case (.header, "B"):
+            try readMask(&fields, line, number)
+        case (.header, "A"):
+            try readAxis(&fields, line, number)
+        case (.header, "L"):
+            let (code, state) = try readState(&fields, line, number, form: "'L: code state'")
+            ledStates[code] = state
+        case (.header, "S"):
+            let (code, state) = try readState(&fields, line, number, form: "'S: code state'")
+            switchStates[code] = state
+        case (.header, "E"), (.events, "E"):
+            stage = .events
+            events.append(try readEvent(&fields, line, number))
+        case (.header, _):
+            throw error(number, "expected a header line (P:, B:, A:, L:, S:) or \(Self.eventForm)", line)
+        case (.events, _):
+            throw error(number, "expected \(Self.eventForm)", line)
+        }
+    }
+
+    func finish(lastLine: Int) throws(EvemuParseError) -> EvemuTrace {
+        switch stage {
+        case .expectingName:
+            throw EvemuParseError(file: file, line: lastLine + 1, message: "expected \(Self.nameForm), found end of file")
+        case .expectingID:
+            throw EvemuParseError(file: file, line: lastLine + 1, message: "expected \(Self.idForm), found end of file")
+        case .header, .events:
+            return EvemuTrace(
+                device: device, events: events, formatVersion: version, ledStates: ledStates,
+                switchStates: switchStates)
+        }
+    }
+
+    // MARK: Lines
+
+    private mutating func readID(_ fields: inout FieldScanner, _ line: ArraySlice<UInt8>, _ number: Int) throws(EvemuParseError) {
+        var numbers: [UInt16] = []
+        while let token = fields.next() {
+            guard let value = Self.hex(token, maximum: UInt32(UInt16.max)) else {
+                throw error(number, "expected \(Self.idForm)", line)
+            }
+            numbers.append(UInt16(value))
+        }
+        guard numbers.count == 4 else { throw error(number, "expected \(Self.idForm)", line) }
+        device.bus = numbers[0]
+        device.vendor = numbers[1]
+        device.product = numbers[2]
+        device.version = numbers[3]
+    }
+
+    private mutating func readProperties(_ fields: inout FieldScanner, _ line: ArraySlice<UInt8>, _ number: Int) throws(EvemuParseError) {
+        let form = "'P:' and 8 hex bytes"
+        guard let bytes = Self.bytes(&fields, count: 8) else { throw error(number, "expected \(form)", line) }
+        for (index, byte) in bytes.enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (1 << bit) != 0 {
+                let property = (propertyBytes + index) * 8 + bit
+                guard property < InputProperties.count else {
+                    throw error(number, "expected property bits below \(InputProperties.count) (INPUT_PROP_CNT)", line)
+                }
+                device.properties.insert(InputProperties(bit: property))
+            }
+        }
+        propertyBytes += 8
+    }
+
+    private mutating func readMask(_ fields: inout FieldScanner, _ line: ArraySlice<UInt8>, _ number: Int) throws(EvemuParseError) {
+        let form = "'B: type' and 8 hex bytes"
+        guard let typeToken = fields.next(), let rawType = Self.hex(typeToken, maximum: UInt32(EventType.count - 1)),
+              let bytes = Self.bytes(&fields, count: 8)
+        else { throw error(number, "expected \(form) (type below 0x\(String(EventType.count, radix: 16)))", line) }
+        let type = EventType(rawValue: UInt16(rawType))
+        let offset = maskBytes[type, default: 0]
+        for (index, byte) in bytes.enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (1 << bit) != 0 {
+                let code = (offset + index) * 8 + bit
+                guard code <= Int(UInt16.max) else { throw error(number, "expected at most 8192 'B:' lines per type", line) }
+                device.enable(EventCode(rawValue: UInt16(code)), of: type)
+            }
+        }
+        maskBytes[type] = offset + 8
+    }
+
+    private mutating func readAxis(_ fields: inout FieldScanner, _ line: ArraySlice<UInt8>, _ number: Int) throws(EvemuParseError) {
+        let form = "'A: code min max fuzz flat [resolution]' (code hex up to ABS_MAX, then 4 or 5 decimal numbers)"
+        guard let codeToken = fields.next(), let code = Self.hex(codeToken, maximum: UInt32(ABS_MAX)) else {
+            throw error(number, "expected \(form)", line)
+        }
+        var numbers: [Int32] = []
+        while let token = fields.next() {
+            guard let value = Self.decimal(token) else { throw error(number, "expected \(form)", line) }
+            numbers.append(value)
+        }
+        // evemu before 1.2 wrote no resolution; accept either form whatever the file declared.
+        guard numbers.count == 4 || numbers.count == 5 else { throw error(number, "expected \(form)", line) }
+        let info = AxisInfo(
+            minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2], flat: numbers[3],
+            resolution: numbers.count == 5 ? numbers[4] : 0)
+        device.setAxis(AbsoluteAxis(rawValue: UInt16(code)), info)
+    }
+
+    private func readState(
+        _ fields: inout FieldScanner, _ line: ArraySlice<UInt8>, _ number: Int, form: String
+    ) throws(EvemuParseError) -> (EventCode, Int32) {
+        guard let codeToken = fields.next(), let code = Self.hex(codeToken, maximum: UInt32(UInt16.max)),
+              let stateToken = fields.next(), let state = Self.decimal(stateToken), fields.isAtEnd
+        else { throw error(number, "expected \(form)", line) }
+        return (EventCode(rawValue: UInt16(code)), state)
+    }
+
+    private func readEvent(_ fields: inout FieldScanner, _ line: ArraySlice<UInt8>, _ number: Int) throws(EvemuParseError) -> InputEvent {
+        guard let timeToken = fields.next(), let microseconds = Self.microseconds(timeToken),
+              let typeToken = fields.next(), let type = Self.hex(typeToken, maximum: UInt32(UInt16.max)),
+              let codeToken = fields.next(), let code = Self.hex(codeToken, maximum: UInt32(UInt16.max)),
+              let valueToken = fields.next(), let value = Self.decimal(valueToken),
+              fields.isAtEndOrComment
+        else { throw error(number, "expected \(Self.eventForm)", line) }
+        return InputEvent(
+            time: Instant(microseconds: microseconds), type: EventType(rawValue: UInt16(type)),
+            code: EventCode(rawValue: UInt16(code)), value: value)
+    }
+
+    private func error(_ number: Int, _ expectation: String, _ line: ArraySlice<UInt8>) -> EvemuParseError {
+        var found = String(decoding: line, as: UTF8.self)
+        if found.count > 160 { found = String(found.prefix(160)) + "..." }
+        return EvemuParseError(file: file, line: number, message: "\(expectation), found '\(found)'")
+    }
+
+    // MARK: Tokens
+
+    static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+    }
+
+    /// The line without the blanks around it (and so without a CR from a CRLF line end).
+    static func trimmed(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard let first = line.firstIndex(where: { !isBlank($0) }),
+              let last = line.lastIndex(where: { !isBlank($0) })
+        else { return line[line.endIndex...] }
+        return line[first...last]
+    }
+
+    /// The version of a `# EVEMU 1.3` line.
+    static func version(in line: ArraySlice<UInt8>) -> EvemuFormatVersion? {
+        var fields = FieldScanner(line)
+        guard fields.next().map(Array.init) == Array("#".utf8), fields.next().map(Array.init) == Array("EVEMU".utf8),
+              let number = fields.next()
+        else { return nil }
+        let parts = number.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 2, let major = decimal(parts[0]), let minor = decimal(parts[1]),
+              major >= 0, minor >= 0
+        else { return nil }
+        return EvemuFormatVersion(major: Int(major), minor: Int(minor))
+    }
+
+    static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    static func hex(_ token: ArraySlice<UInt8>, maximum: UInt32) -> UInt32? {
+        guard !token.isEmpty, token.count <= 8 else { return nil }
+        var value: UInt32 = 0
+        for byte in token {
+            guard let digit = hexDigit(byte) else { return nil }
+            value = value << 4 | digit
+        }
+        return value <= maximum ? value : nil
+    }
+
+    /// A decimal with an optional sign, as `%d` reads it; nil when it does not fit in 32 bits.
+    static func decimal(_ token: ArraySlice<UInt8>) -> Int32? {
+        var digits = token
+        var negative = false
+        if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty, digits.count <= 11 else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return Int32(exactly: negative ? -value : value)
+    }
+
+    /// `sec.usec` as microseconds: decimal seconds with up to 6 fraction digits.
+    static func microseconds(_ token: ArraySlice<UInt8>) -> Int64? {
+        var text = token
+        var negative = false
+        if text.first == UInt8(ascii: "-") {
+            negative = true
+            text = text.dropFirst()
+        }
+        let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 2, let seconds = digits(parts[0], maximumCount: 12),
+              !parts[1].isEmpty, let fraction = digits(parts[1], maximumCount: 6)
+        else { return nil }
+        var scale: Int64 = 1
+        for _ in parts[1].count..<6 { scale *= 10 }
+        let total = seconds * 1_000_000 + fraction * scale
+        return negative ? -total : total
+    }
+
+    static func digits(_ token: ArraySlice<UInt8>, maximumCount: Int) -> Int64? {
+        guard !token.isEmpty, token.count <= maximumCount else { return nil }
+        var value: Int64 = 0
+        for byte in token {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    static func bytes(_ fields: inout FieldScanner, count: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while let token = fields.next() {
+            guard let value = hex(token, maximum: 0xff) else { return nil }
+            bytes.append(UInt8(value))
+        }
+        return bytes.count == count ? bytes : nil
+    }
+}
+
+/// Splits one line into blank-separated fields.
+struct FieldScanner {
+    private var rest: ArraySlice<UInt8>
+
+    init(_ line: ArraySlice<UInt8>) { rest = line }
+
+    /// The `X` of an `X:` line start, consumed with its colon; "" when the line has none.
+    mutating func tag() -> String {
+        guard rest.count >= 2, rest[rest.startIndex + 1] == UInt8(ascii: ":") else { return "" }
+        let tag = String(decoding: rest.prefix(1), as: UTF8.self)
+        rest = rest.dropFirst(2)
+        return tag
+    }
+
+    mutating func next() -> ArraySlice<UInt8>? {
+        skipBlanks()
+        guard !rest.isEmpty else { return nil }
+        let end = rest.firstIndex(where: EvemuParser.isBlank) ?? rest.endIndex
+        let token = rest[rest.startIndex..<end]
+        rest = rest[end...]
+        return token
+    }
+
+    /// The rest of the line without the blanks around it.
+    mutating func remainder() -> String {
+        String(decoding: EvemuParser.trimmed(rest), as: UTF8.self)
+    }
+
+    var isAtEnd: Bool { rest.allSatisfy(EvemuParser.isBlank) }
+
+    /// True when nothing but blanks, or a `#` comment, is left: evemu-record comments its events.
+    var isAtEndOrComment: Bool {
+        guard let first = rest.firstIndex(where: { !EvemuParser.isBlank($0) }) else { return true }
+        return rest[first] == UInt8(ascii: "#")
+    }
+
+    private mutating func skipBlanks() {
+        while let first = rest.first, EvemuParser.isBlank(first) { rest = rest.dropFirst() }
+    }
+}

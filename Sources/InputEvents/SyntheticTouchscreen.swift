@@ -1,0 +1,200 @@
+import Geometry
+import Gestures
+
+/// Writes realistic traces of fingers on a touchscreen, the events a kernel driver would send.
+///
+/// Fingers are logical numbers; each takes the lowest free slot. Between `sync()` calls the changes
+/// collect; `sync()` writes them as the input core would: only values that changed, `ABS_MT_SLOT`
+/// only when switching slots, `BTN_TOUCH` on the first touch and the last lift, `ABS_X/ABS_Y`
+/// following the oldest contact, then `SYN_REPORT`. A finger pressed and lifted between two syncs
+/// gives both in one report, as some drivers do.
+public struct SyntheticTouchscreen: Sendable {
+    /// The kernel's state of one slot, and the changes not yet written.
+    struct Slot {
+        var trackingID: Int32 = -1
+        var x: Int32
+        var y: Int32
+        var finger: Int?
+        var targetX: Int32
+        var targetY: Int32
+        var beginPending = false
+        var endPending = false
+        /// When the contact began, counted in contacts: pointer emulation follows the oldest.
+        var age = 0
+    }
+
+    public let device: DeviceDescription
+    public let screen: Size
+    /// The time the next events get.
+    public var now: Instant
+    public private(set) var events: [InputEvent] = []
+
+    private let isMultitouch: Bool
+    private let xAxis: AbsoluteAxis
+    private let yAxis: AbsoluteAxis
+    private let xMapping: AxisMapping
+    private let yMapping: AxisMapping
+    private var slots: [Slot]
+    private var fingerSlots: [Int: Int] = [:]
+    /// The slot the kernel last announced with `ABS_MT_SLOT`; evdev starts at 0.
+    private var announcedSlot = 0
+    private var nextTrackingID: Int32 = 0
+    private var contactsBegun = 0
+    /// The kernel's values of the axes outside the slots (`ABS_X`, `ABS_Y`, `ABS_PRESSURE`).
+    private var axisValues: [AbsoluteAxis: Int32]
+    private var touchButton = false
+    private var reportHasEvents = false
+
+    /// A screen of `device` (protocol B or single touch) showing `screen`, with the clock at `start`.
+    public init(
+        device: DeviceDescription = SyntheticTouchscreen.ft5406, screen: Size = Size(width: 800, height: 480),
+        start: Instant = Instant(seconds: 1)
+    ) {
+        precondition(device.isMultitouchB || device.isSingleTouch, "device '\(device.name)' is not a touchscreen")
+        self.device = device
+        self.screen = screen
+        now = start
+        isMultitouch = device.isMultitouchB
+        (xAxis, yAxis) = isMultitouch ? (.multitouchPositionX, .multitouchPositionY) : (.x, .y)
+        let xInfo = device.axes[xAxis]!, yInfo = device.axes[yAxis]!
+        xMapping = AxisMapping(xInfo, length: screen.width)
+        yMapping = AxisMapping(yInfo, length: screen.height)
+        let slotCount = isMultitouch ? Int(device.axes[.multitouchSlot]!.maximum) + 1 : 1
+        let x = xInfo.clamped(xInfo.value), y = yInfo.clamped(yInfo.value)
+        slots = Array(repeating: Slot(x: x, y: y, targetX: x, targetY: y), count: slotCount)
+        axisValues = device.axes.mapValues(\.value)
+    }
+
+    /// The trace so far, with the device's header.
+    public var trace: EvemuTrace { EvemuTrace(device: device, events: events) }
+
+    /// Puts `finger` down at `point`, in the lowest free slot.
+    public mutating func down(_ finger: Int, at point: Point) {
+        precondition(fingerSlots[finger] == nil, "finger \(finger) is already down")
+        guard let slot = slots.firstIndex(where: { $0.finger == nil }) else {
+            preconditionFailure("all \(slots.count) slots of '\(device.name)' are taken")
+        }
+        // The slot's previous contact lifted in this report: its lift goes out before the new press.
+        if slots[slot].endPending { flush(slot) }
+        fingerSlots[finger] = slot
+        contactsBegun += 1
+        slots[slot].finger = finger
+        slots[slot].beginPending = true
+        slots[slot].age = contactsBegun
+        aim(slot, at: point)
+    }
+
+    /// Moves `finger`, which is down, to `point`.
+    public mutating func move(_ finger: Int, to point: Point) {
+        guard let slot = fingerSlots[finger] else { preconditionFailure("finger \(finger) is not down") }
+        aim(slot, at: point)
+    }
+
+    /// Lifts `finger`, which is down.
+    public mutating func up(_ finger: Int) {
+        guard let slot = fingerSlots.removeValue(forKey: finger) else { preconditionFailure("finger \(finger) is not down") }
+        // Pressed in this same report: the press goes out before the lift, or the tap would vanish.
+        if slots[slot].beginPending { flush(slot) }
+        slots[slot].finger = nil
+        slots[slot].endPending = true
+    }
+
+    /// Writes the changes since the last sync and closes the report with `SYN_REPORT`; nothing if none changed.
+    public mutating func sync() {
+        for slot in slots.indices { flush(slot) }
+        if isMultitouch { emulatePointer() }
+        if reportHasEvents { events.append(.report(at: now)) }
+        reportHasEvents = false
+    }
+
+    /// Moves the clock on by `seconds`.
+    public mutating func wait(_ seconds: Double) { now = now.adding(seconds: seconds) }
+
+    // MARK: Kernel side
+
+    private mutating func aim(_ slot: Int, at point: Point) {
+        slots[slot].targetX = xMapping.device(point.x)
+        slots[slot].targetY = yMapping.device(point.y)
+    }
+
+    /// Writes one slot's pending changes in the driver's order.
+    private mutating func flush(_ slot: Int) {
+        if isMultitouch { flushMultitouch(slot) } else { flushSingleTouch() }
+        slots[slot].beginPending = false
+        slots[slot].endPending = false
+    }
+
+    private mutating func flushMultitouch(_ slot: Int) {
+        if slots[slot].beginPending {
+            let maximum = device.axes[.multitouchTrackingID]?.maximum ?? Int32.max
+            slots[slot].trackingID = nextTrackingID
+            slotValue(slot, .multitouchTrackingID, nextTrackingID)
+            nextTrackingID = nextTrackingID >= maximum ? 0 : nextTrackingID + 1
+        }
+        if slots[slot].finger != nil {
+            if slots[slot].targetX != slots[slot].x {
+                slots[slot].x = slots[slot].targetX
+                slotValue(slot, xAxis, slots[slot].x)
+            }
+            if slots[slot].targetY != slots[slot].y {
+                slots[slot].y = slots[slot].targetY
+                slotValue(slot, yAxis, slots[slot].y)
+            }
+        }
+        if slots[slot].endPending {
+            slots[slot].trackingID = -1
+            slotValue(slot, .multitouchTrackingID, -1)
+        }
+    }
+
+    /// A per-slot value, announced with `ABS_MT_SLOT` first when the slot is not the current one.
+    private mutating func slotValue(_ slot: Int, _ axis: AbsoluteAxis, _ value: Int32) {
+        if slot != announcedSlot {
+            emit(InputEvent(time: now, AbsoluteAxis.multitouchSlot, Int32(slot)))
+            announcedSlot = slot
+        }
+        emit(InputEvent(time: now, axis, value))
+    }
+
+    /// ADS7846's order: position, pressure, then BTN_TOUCH on the first sample; pressure 0 and BTN_TOUCH 0 on release.
+    private mutating func flushSingleTouch() {
+        if slots[0].endPending {
+            axis(.pressure, 0)
+            key(.touch, down: false)
+        }
+        if slots[0].finger != nil {
+            axis(xAxis, slots[0].targetX)
+            axis(yAxis, slots[0].targetY)
+            if let pressure = device.axes[.pressure] { axis(.pressure, pressure.maximum / 2) }
+            key(.touch, down: true)
+        }
+    }
+
+    /// `BTN_TOUCH` and `ABS_X/ABS_Y` from the slots, as `input_mt_report_pointer_emulation` does.
+    private mutating func emulatePointer() {
+        let active = slots.filter { $0.trackingID >= 0 }
+        key(.touch, down: !active.isEmpty)
+        if let oldest = active.min(by: { $0.age < $1.age }) {
+            axis(.x, oldest.x)
+            axis(.y, oldest.y)
+        }
+    }
+
+    /// An axis outside the slots, written only when the device has it and its value changes.
+    private mutating func axis(_ axis: AbsoluteAxis, _ value: Int32) {
+        guard let current = axisValues[axis], current != value else { return }
+        axisValues[axis] = value
+        emit(InputEvent(time: now, axis, value))
+    }
+
+    private mutating func key(_ key: KeyCode, down: Bool) {
+        guard device.supports(key), touchButton != down else { return }
+        touchButton = down
+        emit(InputEvent(time: now, key, down ? 1 : 0))
+    }
+
+    private mutating func emit(_ event: InputEvent) {
+        events.append(event)
+        reportHasEvents = true
+    }
+}

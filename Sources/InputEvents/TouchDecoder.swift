@@ -1,0 +1,371 @@
+import Geometry
+import Gestures
+
+/// Turns a touch device's evdev events into `TouchFrame`s, one per `SYN_REPORT` that changed something.
+///
+/// Decodes multitouch protocol B (`ABS_MT_SLOT`, `ABS_MT_TRACKING_ID`, `ABS_MT_POSITION_X/Y`) and
+/// single touch (`BTN_TOUCH` with `ABS_X/ABS_Y`, or other position axes for devices such as eGalax
+/// that report on `ABS_Z/ABS_RX`). Touch ids are the decoder's own and never reused; kernel
+/// tracking ids are not. Storage is sized at init, so `feed` does not allocate once running, as
+/// long as the caller lets go of each frame before the next `feed`.
+public struct TouchDecoder: Sendable {
+    public enum Mode: Hashable, Sendable {
+        /// Protocol B with this many slots.
+        case multitouch(slots: Int)
+        /// One contact, down while `BTN_TOUCH` is 1.
+        case singleTouch
+    }
+
+    /// What the decoder counted while decoding: the trouble it met and survived.
+    public struct Counters: Hashable, Sendable {
+        /// `SYN_REPORT`s decoded (not those swallowed after a `SYN_DROPPED`).
+        public var reports = 0
+        /// Frames returned by `feed`.
+        public var frames = 0
+        /// Extra frames queued for `nextPendingFrame`.
+        public var pendingFrames = 0
+        /// `SYN_DROPPED` events: the kernel's buffer overflowed.
+        public var droppedSyncs = 0
+        /// Events thrown away after a `SYN_DROPPED`, up to and including the next `SYN_REPORT`.
+        public var droppedEvents = 0
+        /// Position values outside the axis range, clamped into it.
+        public var outOfRangeValues = 0
+        /// `ABS_MT_SLOT` values beyond the slots; the values that follow them are ignored.
+        public var ignoredSlots = 0
+        /// New tracking ids on a slot whose contact had not ended: the old touch ends, a new one begins.
+        public var reusedTrackingIDs = 0
+        /// Touches that began and ended within one report (lvgl#5211), delivered in two frames.
+        public var sameReportTaps = 0
+        /// Touches ended because `BTN_TOUCH` went to 0 while their slot still had a tracking id.
+        public var stuckTouchesEnded = 0
+        /// Contacts that began and ended within one report on a slot that already had such a contact;
+        /// only the last is delivered.
+        public var collapsedTaps = 0
+        /// Pending frames replaced before `nextPendingFrame` fetched them.
+        public var overwrittenPendingFrames = 0
+
+        public init() {}
+    }
+
+    /// The kernel's state of one slot, and what happened to it since the last report.
+    struct Slot {
+        var trackingID: Int32 = -1
+        var x: Int32
+        var y: Int32
+        /// The contact down in this slot now.
+        var touch: TouchID?
+        /// The contact began in the report being read.
+        var began = false
+        /// Where the contact was in the last frame, to tell moved from stationary.
+        var reportedX: Int32 = 0
+        var reportedY: Int32 = 0
+        /// A contact from before this report that ended in it, and where.
+        var ended: TouchID?
+        var endedX: Int32 = 0
+        var endedY: Int32 = 0
+        /// A contact that began and ended within this report, and where.
+        var tap: TouchID?
+        var tapX: Int32 = 0
+        var tapY: Int32 = 0
+    }
+
+    /// More slots than any touch controller has; a description claiming more is capped.
+    static let slotLimit = 256
+
+    public let mode: Mode
+    /// The axes positions are read from: `ABS_MT_POSITION_X/Y` in protocol B.
+    public let xAxis: AbsoluteAxis
+    public let yAxis: AbsoluteAxis
+    public let screen: Size
+    public let deviceName: String
+    public private(set) var counters = Counters()
+
+    private let xMapping: AxisMapping
+    private let yMapping: AxisMapping
+    private var slots: [Slot]
+    /// The slot the multitouch values refer to; -1 after an `ABS_MT_SLOT` beyond the slots.
+    private var currentSlot = 0
+    private var dropping = false
+    private var touchButtonReleased = false
+    private var nextTouchID = 1
+    private var frameTouches: [Touch] = []
+    private var pendingTouches: [Touch] = []
+    private var pendingTime = Instant.zero
+    private var hasPendingFrame = false
+    // For `diagnostic`: did touches come down while the position axes stood still?
+    private var touchesCameDown = false
+    private var positionAxisChanged = false
+    private var otherAxesChanged: UInt64 = 0
+
+    /// A decoder for `device`, mapping its position axes onto `screen`.
+    ///
+    /// `positionAxes` reads single-touch positions from other axes than `ABS_X/ABS_Y`.
+    public init(
+        device: DeviceDescription, screen: Size, positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil
+    ) throws(TouchDecoderError) {
+        let slotCount: Int
+        if let positionAxes,
+           !(positionAxes == (.multitouchPositionX, .multitouchPositionY) && device.isMultitouchB) {
+            for axis in [positionAxes.x, positionAxes.y] where device.axes[axis] == nil {
+                throw .missingPositionAxis(device: device.name, axis: axis, axes: device.axisList)
+            }
+            guard device.supports(KeyCode.touch) else {
+                throw .noTouchButton(device: device.name, positionAxes: [positionAxes.x, positionAxes.y])
+            }
+            (mode, xAxis, yAxis, slotCount) = (.singleTouch, positionAxes.x, positionAxes.y, 1)
+        } else if device.isMultitouchB {
+            let slotAxis = device.axes[.multitouchSlot]!
+            guard slotAxis.maximum >= 0 else {
+                throw .emptyAxisRange(
+                    device: device.name, axis: .multitouchSlot, minimum: slotAxis.minimum, maximum: slotAxis.maximum)
+            }
+            slotCount = min(Int(slotAxis.maximum) + 1, Self.slotLimit)
+            (mode, xAxis, yAxis) = (.multitouch(slots: slotCount), .multitouchPositionX, .multitouchPositionY)
+        } else if device.isSingleTouch {
+            (mode, xAxis, yAxis, slotCount) = (.singleTouch, .x, .y, 1)
+        } else {
+            throw .noTouchAxes(device: device.name, axes: device.axisList, hasTouchButton: device.supports(KeyCode.touch))
+        }
+        let xInfo = device.axes[xAxis]!, yInfo = device.axes[yAxis]!
+        for (axis, info) in [(xAxis, xInfo), (yAxis, yInfo)] where info.maximum < info.minimum {
+            throw .emptyAxisRange(device: device.name, axis: axis, minimum: info.minimum, maximum: info.maximum)
+        }
+        self.screen = screen
+        deviceName = device.name
+        xMapping = AxisMapping(xInfo, length: screen.width)
+        yMapping = AxisMapping(yInfo, length: screen.height)
+        slots = Array(
+            repeating: Slot(x: xInfo.clamped(xInfo.value), y: yInfo.clamped(yInfo.value)), count: slotCount)
+        // A slot can hold an ended touch, a same-report tap and a live touch in one frame.
+        frameTouches.reserveCapacity(slotCount * 3)
+        pendingTouches.reserveCapacity(slotCount * 2)
+    }
+
+    /// Reads one event; at a `SYN_REPORT` that changed something, returns the frame it completes.
+    ///
+    /// After a frame, call `nextPendingFrame()` until it returns nil: a report can hold more than
+    /// one frame's worth of change.
+    public mutating func feed(_ event: InputEvent) -> TouchFrame? {
+        if dropping {
+            // The kernel's rule: after SYN_DROPPED, ignore everything up to and including the next SYN_REPORT.
+            counters.droppedEvents += 1
+            if event.type == .synchronization, event.code == SynchronizationCode.report.code { dropping = false }
+            return nil
+        }
+        switch event.type {
+        case .synchronization:
+            if event.code == SynchronizationCode.report.code { return finishReport(at: event.time) }
+            if event.code == SynchronizationCode.dropped.code {
+                dropping = true
+                counters.droppedSyncs += 1
+            }
+        case .absolute:
+            absolute(AbsoluteAxis(rawValue: event.code.rawValue), event.value)
+        case .key where event.code == KeyCode.touch.code:
+            touchButton(down: event.value != 0)
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// The frame queued by the last report, if any: where a touch that began in it also ends.
+    public mutating func nextPendingFrame() -> TouchFrame? {
+        guard hasPendingFrame else { return nil }
+        hasPendingFrame = false
+        return TouchFrame(time: pendingTime, touches: pendingTouches)
+    }
+
+    /// How many touches are down now.
+    public var activeTouchCount: Int { slots.reduce(0) { $0 + ($1.touch == nil ? 0 : 1) } }
+
+    // MARK: Events
+
+    private mutating func absolute(_ axis: AbsoluteAxis, _ value: Int32) {
+        noteChange(of: axis)
+        switch mode {
+        case .singleTouch:
+            if axis == xAxis { slots[0].x = clamped(value, xMapping) }
+            if axis == yAxis { slots[0].y = clamped(value, yMapping) }
+        case .multitouch:
+            if axis == .multitouchSlot {
+                if value >= 0 && Int(value) < slots.count {
+                    currentSlot = Int(value)
+                } else {
+                    currentSlot = -1
+                    counters.ignoredSlots += 1
+                }
+                return
+            }
+            guard currentSlot >= 0 else { return }
+            if axis == .multitouchTrackingID {
+                trackingID(value, slot: currentSlot)
+            } else if axis == xAxis {
+                slots[currentSlot].x = clamped(value, xMapping)
+            } else if axis == yAxis {
+                slots[currentSlot].y = clamped(value, yMapping)
+            }
+        }
+    }
+
+    private mutating func trackingID(_ id: Int32, slot: Int) {
+        if id < 0 {
+            end(slot)
+        } else if slots[slot].touch == nil {
+            begin(slot, trackingID: id)
+        } else if slots[slot].trackingID != id {
+            // A new contact on a slot whose contact never ended: the old finger is gone.
+            counters.reusedTrackingIDs += 1
+            end(slot)
+            begin(slot, trackingID: id)
+        }
+    }
+
+    private mutating func touchButton(down: Bool) {
+        switch mode {
+        case .singleTouch:
+            if down, slots[0].touch == nil { begin(0, trackingID: 0) }
+            if !down { end(0) }
+        case .multitouch:
+            // Decided at the report's end: the slots' own lifts usually come before BTN_TOUCH 0.
+            touchButtonReleased = !down
+        }
+    }
+
+    private mutating func begin(_ slot: Int, trackingID: Int32) {
+        slots[slot].touch = TouchID(nextTouchID)
+        nextTouchID += 1
+        slots[slot].began = true
+        slots[slot].trackingID = trackingID
+        touchesCameDown = true
+    }
+
+    private mutating func end(_ slot: Int) {
+        guard let touch = slots[slot].touch else { return }
+        let (x, y) = (slots[slot].x, slots[slot].y)
+        if slots[slot].began {
+            if slots[slot].tap != nil { counters.collapsedTaps += 1 }
+            slots[slot].tap = touch
+            (slots[slot].tapX, slots[slot].tapY) = (x, y)
+        } else {
+            slots[slot].ended = touch
+            (slots[slot].endedX, slots[slot].endedY) = (x, y)
+        }
+        slots[slot].touch = nil
+        slots[slot].began = false
+        slots[slot].trackingID = -1
+    }
+
+    private mutating func clamped(_ value: Int32, _ mapping: AxisMapping) -> Int32 {
+        if mapping.contains(value) { return value }
+        counters.outOfRangeValues += 1
+        return mapping.clamped(value)
+    }
+
+    // MARK: Frames
+
+    private mutating func finishReport(at time: Instant) -> TouchFrame? {
+        counters.reports += 1
+        if touchButtonReleased {
+            // Nothing touches any more, so a slot still holding a contact lost its lift: never leave it stuck.
+            for slot in slots.indices where slots[slot].touch != nil {
+                end(slot)
+                counters.stuckTouchesEnded += 1
+            }
+            touchButtonReleased = false
+        }
+        let needsPendingFrame = slots.contains { $0.tap != nil }
+        frameTouches.removeAll(keepingCapacity: true)
+        if needsPendingFrame { pendingTouches.removeAll(keepingCapacity: true) }
+        var changed = false
+        for slot in slots.indices {
+            if let touch = slots[slot].ended {
+                frameTouches.append(Touch(id: touch, phase: .ended, location: point(slots[slot].endedX, slots[slot].endedY)))
+                slots[slot].ended = nil
+                changed = true
+            }
+            if let touch = slots[slot].tap {
+                // The tap lvgl#5211 loses: began now, ended in a frame of its own at the same time.
+                let location = point(slots[slot].tapX, slots[slot].tapY)
+                frameTouches.append(Touch(id: touch, phase: .began, location: location))
+                pendingTouches.append(Touch(id: touch, phase: .ended, location: location))
+                slots[slot].tap = nil
+                counters.sameReportTaps += 1
+                changed = true
+            }
+            if let touch = slots[slot].touch {
+                let (x, y) = (slots[slot].x, slots[slot].y)
+                let location = point(x, y)
+                let phase: TouchPhase
+                if slots[slot].began {
+                    phase = .began
+                } else if x != slots[slot].reportedX || y != slots[slot].reportedY {
+                    phase = .moved
+                } else {
+                    phase = .stationary
+                }
+                if phase != .stationary { changed = true }
+                frameTouches.append(Touch(id: touch, phase: phase, location: location))
+                if needsPendingFrame { pendingTouches.append(Touch(id: touch, phase: .stationary, location: location)) }
+                slots[slot].began = false
+                (slots[slot].reportedX, slots[slot].reportedY) = (x, y)
+            }
+        }
+        guard changed else { return nil }
+        counters.frames += 1
+        if needsPendingFrame {
+            if hasPendingFrame { counters.overwrittenPendingFrames += 1 }
+            hasPendingFrame = true
+            pendingTime = time
+            counters.pendingFrames += 1
+        }
+        return TouchFrame(time: time, touches: frameTouches)
+    }
+
+    private func point(_ x: Int32, _ y: Int32) -> Point {
+        Point(x: xMapping.screen(x), y: yMapping.screen(y))
+    }
+
+    // MARK: Diagnosis
+
+    private mutating func noteChange(of axis: AbsoluteAxis) {
+        if axis == xAxis || axis == yAxis {
+            positionAxisChanged = true
+        } else if Int(axis.rawValue) < UInt64.bitWidth {
+            otherAxesChanged |= 1 << UInt64(axis.rawValue)
+        }
+    }
+
+    /// Axes that changed but cannot carry a position, left out of the suggestion.
+    private static let notPositions: Set<AbsoluteAxis> = [.pressure, .distance, .toolWidth, .misc]
+
+    /// The two axes that seem to carry the position, when touches came down and the position axes never changed.
+    public var suggestedPositionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? {
+        let candidates = changedOtherAxes
+        return candidates.count >= 2 ? (candidates[0], candidates[1]) : nil
+    }
+
+    private var changedOtherAxes: [AbsoluteAxis] {
+        guard touchesCameDown, !positionAxisChanged else { return [] }
+        return (0..<UInt64.bitWidth).compactMap { bit in
+            guard otherAxesChanged & (1 << UInt64(bit)) != 0 else { return nil }
+            let axis = AbsoluteAxis(rawValue: UInt16(bit))
+            return axis.isMultitouch || Self.notPositions.contains(axis) ? nil : axis
+        }
+    }
+
+    /// A warning for the user when the trace so far looks decoded from the wrong axes, else nil.
+    ///
+    /// Such as "touches came down but ABS_X/ABS_Y never changed; the position seems to be on
+    /// ABS_Z/ABS_RX: try --position-axes ABS_Z,ABS_RX".
+    public var diagnostic: String? {
+        guard touchesCameDown, !positionAxisChanged else { return nil }
+        let problem = "touches came down but \(xAxis.name)/\(yAxis.name) never changed"
+        if let (x, y) = suggestedPositionAxes {
+            return problem + "; the position seems to be on \(x.name)/\(y.name): try --position-axes \(x.name),\(y.name)"
+        }
+        let others = changedOtherAxes
+        if others.isEmpty { return problem + ", nor did any other axis that could carry a position" }
+        return problem + "; only \(others.map(\.name).joined(separator: ", ")) changed"
+    }
+}

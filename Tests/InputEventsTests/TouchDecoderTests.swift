@@ -1,0 +1,260 @@
+import Geometry
+import Gestures
+import InputEvents
+import Testing
+
+/// The decoder against hand-written kernel reports on the FT5406 (0...799 x 0...479 on 800x480: one unit, one pixel).
+@Suite("Decoding touches")
+struct TouchDecoderTests {
+    @Test func aFingerDownMovingAndUpGivesBeganMovedEnded() throws {
+        var k = KernelScript()
+        k.trackingID(40)
+        k.position(100, 200)
+        k.touchButton(true)
+        k.report()
+        k.abs(.multitouchPositionX, 120)
+        k.report()
+        k.lift()
+        k.touchButton(false)
+        k.report()
+        let (frames, decoder) = try decodeScript(k)
+        #expect(frames.map(summary) == [["1 began 100.0,200.0"], ["1 moved 120.0,200.0"], ["1 ended 120.0,200.0"]])
+        #expect(frames.map(\.time) == [Instant(seconds: 5), Instant(seconds: 5.01), Instant(seconds: 5.02)])
+        #expect(decoder.activeTouchCount == 0)
+        #expect(decoder.counters.frames == 3 && decoder.counters.reports == 3)
+    }
+
+    @Test func aPressAndReleaseInOneReportIsNotLost() throws {
+        // lvgl#5211: the driver reports the press and the release before one SYN_REPORT.
+        var k = KernelScript()
+        k.trackingID(7)
+        k.position(300, 100)
+        k.lift()
+        k.report()
+        var decoder = try TouchDecoder(device: SyntheticTouchscreen.ft5406, screen: panel, positionAxes: nil)
+        var frame: TouchFrame?
+        for event in k.events { frame = decoder.feed(event) ?? frame }
+        #expect(frame.map(summary) == ["1 began 300.0,100.0"])
+        let pending = decoder.nextPendingFrame()
+        #expect(pending.map(summary) == ["1 ended 300.0,100.0"])
+        #expect(pending?.time == frame?.time)
+        #expect(decoder.nextPendingFrame() == nil)
+        #expect(decoder.counters.sameReportTaps == 1 && decoder.counters.pendingFrames == 1)
+    }
+
+    @Test func aTapInOneReportKeepsTheOtherFingersInBothFrames() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(10, 10)
+        k.report()
+        k.slot(1)
+        k.trackingID(2)
+        k.position(500, 300)
+        k.lift()
+        k.report()
+        let (frames, _) = try decodeScript(k)
+        #expect(frames.map(summary) == [
+            ["1 began 10.0,10.0"],
+            ["1 stationary 10.0,10.0", "2 began 500.0,300.0"],
+            ["1 stationary 10.0,10.0", "2 ended 500.0,300.0"],
+        ])
+    }
+
+    @Test func aNewTrackingIDWithoutALiftEndsTheOldTouchAndBeginsANewOne() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(10, 20)
+        k.report()
+        k.trackingID(2)
+        k.abs(.multitouchPositionX, 50)
+        k.report()
+        k.lift()
+        k.report()
+        let (frames, decoder) = try decodeScript(k)
+        #expect(frames.map(summary) == [
+            ["1 began 10.0,20.0"],
+            ["1 ended 10.0,20.0", "2 began 50.0,20.0"],
+            ["2 ended 50.0,20.0"],
+        ])
+        #expect(decoder.counters.reusedTrackingIDs == 1)
+    }
+
+    @Test func touchIDsAreTheDecodersOwnAndNeverReused() throws {
+        var k = KernelScript()
+        for _ in 0..<3 {
+            k.trackingID(5)  // the kernel's id comes round again
+            k.position(1, 1)
+            k.report()
+            k.lift()
+            k.report()
+        }
+        let paths = TouchPaths(try decodeScript(k).frames)
+        #expect(paths.ids == [TouchID(1), TouchID(2), TouchID(3)])
+        #expect(paths.ids.allSatisfy(paths.isComplete))
+    }
+
+    @Test func afterSYNDroppedEverythingUpToTheNextReportIsIgnored() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(100, 100)
+        k.report()
+        k.abs(.multitouchPositionX, 150)
+        k.report()
+        k.dropped()
+        k.abs(.multitouchPositionX, 300)
+        k.report()
+        k.abs(.multitouchPositionX, 400)
+        k.report()
+        let (frames, decoder) = try decodeScript(k)
+        #expect(frames.map(summary) == [["1 began 100.0,100.0"], ["1 moved 150.0,100.0"], ["1 moved 400.0,100.0"]])
+        #expect(decoder.counters.droppedSyncs == 1)
+        #expect(decoder.counters.droppedEvents == 2)
+        #expect(decoder.counters.reports == 3)
+    }
+
+    @Test func touchButtonUpEndsSlotsThatNeverLifted() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(100, 100)
+        k.slot(1)
+        k.trackingID(2)
+        k.position(200, 200)
+        k.touchButton(true)
+        k.report()
+        k.touchButton(false)  // both lifts lost
+        k.report()
+        k.trackingID(3)
+        k.position(300, 300)
+        k.touchButton(true)
+        k.report()
+        let (frames, decoder) = try decodeScript(k)
+        #expect(frames.map(summary) == [
+            ["1 began 100.0,100.0", "2 began 200.0,200.0"],
+            ["1 ended 100.0,100.0", "2 ended 200.0,200.0"],
+            ["3 began 300.0,300.0"],
+        ])
+        #expect(decoder.counters.stuckTouchesEnded == 2)
+        #expect(decoder.activeTouchCount == 1)
+    }
+
+    @Test func valuesOutsideTheAxisRangeAreClampedAndCounted() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(900, -5)
+        k.report()
+        let (frames, decoder) = try decodeScript(k)
+        #expect(frames.map(summary) == [["1 began 799.0,0.0"]])
+        #expect(decoder.counters.outOfRangeValues == 2)
+    }
+
+    @Test func aSlotBeyondTheAxisIsIgnoredWithTheValuesThatFollowIt() throws {
+        var k = KernelScript()
+        k.slot(12)  // the FT5406 has slots 0...9
+        k.trackingID(1)
+        k.position(100, 100)
+        k.report()
+        k.slot(3)
+        k.trackingID(2)
+        k.position(200, 200)
+        k.report()
+        let (frames, decoder) = try decodeScript(k)
+        #expect(frames.map(summary) == [["1 began 200.0,200.0"]])
+        #expect(decoder.counters.ignoredSlots == 1)
+    }
+
+    @Test func slotZeroIsCurrentUntilTheFirstSlotEvent() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(10, 10)
+        k.slot(1)
+        k.trackingID(2)
+        k.position(20, 20)
+        k.report()
+        k.slot(0)
+        k.lift()
+        k.report()
+        let (frames, _) = try decodeScript(k)
+        #expect(frames.map(summary) == [
+            ["1 began 10.0,10.0", "2 began 20.0,20.0"],
+            ["1 ended 10.0,10.0", "2 stationary 20.0,20.0"],
+        ])
+    }
+
+    @Test func fingersThatDidNotMoveAreStationaryAndAnUnchangedReportGivesNoFrame() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(10, 10)
+        k.slot(1)
+        k.trackingID(2)
+        k.position(20, 20)
+        k.report()
+        k.abs(.multitouchPositionY, 25)
+        k.report()
+        k.abs(.multitouchPressure, 40)  // not something the decoder shows
+        k.report()
+        let (frames, decoder) = try decodeScript(k)
+        #expect(frames.map(summary) == [
+            ["1 began 10.0,10.0", "2 began 20.0,20.0"],
+            ["1 stationary 10.0,10.0", "2 moved 20.0,25.0"],
+        ])
+        #expect(decoder.counters.reports == 3)
+    }
+
+    static let resistiveSamples: [(raw: Int32, expectedX: Double)] = [(0, 0), (2048, 400), (4095, 4095.0 / 4096 * 800)]
+
+    @Test(arguments: resistiveSamples)
+    func mapsResistiveUnitsOntoThePanel(raw: Int32, expectedX: Double) throws {
+        var k = KernelScript()
+        k.abs(.x, raw)
+        k.abs(.y, raw)
+        k.abs(.pressure, 100)
+        k.touchButton(true)
+        k.report()
+        let (frames, _) = try decodeScript(k, device: SyntheticTouchscreen.resistive)
+        let touch = try #require(frames.first?.touches.first)
+        #expect(touch.phase == .began)
+        #expect(touch.location == Point(x: expectedX, y: Double(raw) / 4096 * 480))
+        #expect(touch.location.x < 800 && touch.location.y < 480)
+    }
+
+    @Test func singleTouchPressAndReleaseInOneReportIsNotLost() throws {
+        var k = KernelScript()
+        k.touchButton(true)
+        k.abs(.x, 2048)
+        k.abs(.y, 2048)
+        k.touchButton(false)
+        k.report()
+        let (frames, _) = try decodeScript(k, device: SyntheticTouchscreen.resistive)
+        #expect(frames.map(summary) == [["1 began 400.0,240.0"], ["1 ended 400.0,240.0"]])
+    }
+
+    @Test func refusesADeviceWithoutTouchAxesNamingTheAxesItHas() {
+        let device = DeviceDescription(
+            name: "Joystick", supportedCodes: [.key: [KeyCode.touch.code]],
+            axes: [.z: AxisInfo(minimum: 0, maximum: 255), .rx: AxisInfo(minimum: 0, maximum: 255)])
+        #expect {
+            try TouchDecoder(device: device, screen: panel, positionAxes: nil)
+        } throws: { error in
+            "\(error)" == "device 'Joystick' has no touch axes: needs ABS_MT_SLOT + ABS_MT_POSITION_X/Y"
+                + " (multitouch protocol B) or ABS_X/ABS_Y + BTN_TOUCH (single touch); it has: ABS_Z, ABS_RX, BTN_TOUCH"
+        }
+    }
+
+    @Test func refusesSingleTouchAxesWithoutTheTouchButton() {
+        let device = DeviceDescription(
+            name: "Tablet", axes: [.x: AxisInfo(minimum: 0, maximum: 99), .y: AxisInfo(minimum: 0, maximum: 99)])
+        #expect(throws: TouchDecoderError.noTouchAxes(device: "Tablet", axes: [.x, .y], hasTouchButton: false)) {
+            try TouchDecoder(device: device, screen: panel, positionAxes: nil)
+        }
+        let message = "\(TouchDecoderError.noTouchAxes(device: "Tablet", axes: [.x, .y], hasTouchButton: false))"
+        #expect(message.hasSuffix("it has: ABS_X, ABS_Y; no BTN_TOUCH"))
+    }
+
+    @Test func refusesPositionAxesTheDeviceDoesNotHave() {
+        #expect {
+            try TouchDecoder(device: SyntheticTouchscreen.resistive, screen: panel, positionAxes: (.z, .rx))
+        } throws: { error in
+            "\(error)" == "device 'ADS7846 Touchscreen' has no axis ABS_Z to take touch positions from; it has: ABS_X, ABS_Y, ABS_PRESSURE"
+        }
+    }
+}
