@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "kiosk", targets: ["kiosk"]),
         .library(name: "Gestures", targets: ["Gestures"]),
         .library(name: "Scene", targets: ["Scene"]),
+        .library(name: "KioskConfig", targets: ["KioskConfig"]),
         .library(name: "Runtime", targets: ["Runtime"]),
     ],
     dependencies: [
@@ -40,6 +41,6 @@ let package = Package(
         .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry"]),
-        .testTarget(name: "SceneTests", dependencies: ["Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
+        .testTarget(name: "SceneTests", dependencies: ["kiosk", "Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )

@@ -1,0 +1,84 @@
+/// A JSON object written key by key in a fixed order with fixed precision, so equal inputs give
+/// byte-identical text on every run and platform.
+public struct JSONObject {
+    private var text = "{"
+    private var first = true
+
+    public init() {}
+
+    private mutating func key(_ k: String) {
+        if !first { text += ", " }
+        first = false
+        text += Self.quoted(k) + ": "
+    }
+
+    public mutating func add(_ k: String, _ value: String) {
+        key(k)
+        text += Self.quoted(value)
+    }
+
+    public mutating func add(_ k: String, _ value: Double, digits: Int) {
+        key(k)
+        text += Self.number(value, digits)
+    }
+
+    public mutating func add(_ k: String, _ value: Int) {
+        key(k)
+        text += String(value)
+    }
+
+    public mutating func add(_ k: String, _ value: Bool) {
+        key(k)
+        text += value ? "true" : "false"
+    }
+
+    public mutating func add(_ k: String, _ values: [Double], digits: Int) {
+        key(k)
+        text += "[" + values.map { Self.number($0, digits) }.joined(separator: ", ") + "]"
+    }
+
+    /// A value already written as JSON.
+    public mutating func add(_ k: String, raw: String) {
+        key(k)
+        text += raw
+    }
+
+    public var json: String { text + "}" }
+
+    /// `value` with at most `digits` decimals, trailing zeros dropped; -0 is written as 0.
+    public static func number(_ value: Double, _ digits: Int) -> String {
+        guard value.isFinite else { return "null" }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (value * scale).rounded()
+        if scaled == 0 { return "0" }
+        let negative = scaled < 0
+        let magnitude = Int64(abs(scaled))
+        let whole = magnitude / Int64(scale)
+        var fraction = String(magnitude % Int64(scale))
+        while fraction.count < digits { fraction = "0" + fraction }
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return (negative ? "-" : "") + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
+    }
+
+    public static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Gestures
+import InputEvents
+import KioskConfig
+import Scene
+
+/// Why a replay could not run; each names the file and what is wrong with it.
+public struct ReplayJobError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// `kiosk replay`: reads the config and the trace, replays, and renders the three outputs.
+public struct ReplayJob {
+    public var tracePath: String
+    public var configPath: String
+    /// `ABS_Z,ABS_RX`: the axes that carry the position on an unusual single-touch device.
+    public var positionAxes: String?
+
+    public init(tracePath: String, configPath: String, positionAxes: String? = nil) {
+        self.tracePath = tracePath
+        self.configPath = configPath
+        self.positionAxes = positionAxes
+    }
+
+    public struct Outputs {
+        /// JSON Lines, one event per line.
+        public var events: String
+        /// The final scene, JSON.
+        public var state: String
+        /// The decision trace, a line per decision.
+        public var decisions: String
+    }
+
+    public func run() throws(ReplayJobError) -> Outputs {
+        let configuration: KioskConfiguration
+        do {
+            configuration = try KioskConfiguration.load(path: configPath)
+        } catch {
+            throw ReplayJobError("\(error)")
+        }
+        let text: String
+        do {
+            text = try String(contentsOfFile: tracePath, encoding: .utf8)
+        } catch {
+            throw ReplayJobError("\(tracePath): cannot read the trace: \((error as NSError).localizedDescription)")
+        }
+        let trace: EvemuTrace
+        do {
+            trace = try EvemuTrace.parse(text, file: tracePath)
+        } catch {
+            throw ReplayJobError("\(error)")
+        }
+        var axes: (x: AbsoluteAxis, y: AbsoluteAxis)?
+        if let positionAxes {
+            let names = positionAxes.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard names.count == 2, let x = AbsoluteAxis(name: names[0]), let y = AbsoluteAxis(name: names[1]) else {
+                throw ReplayJobError("--position-axes: expected two axis names such as ABS_Z,ABS_RX, found '\(positionAxes)'")
+            }
+            axes = (x, y)
+        }
+        let replay: Replay
+        do {
+            replay = try Replay(trace: trace, scene: configuration.scene, positionAxes: axes)
+        } catch {
+            throw ReplayJobError("\(tracePath): \(error)")
+        }
+        let events = replay.eventLines
+        let decisions = replay.decisionLines
+        return Outputs(
+            events: events.isEmpty ? "" : events.joined(separator: "\n") + "\n",
+            state: replay.stateJSON,
+            decisions: decisions.isEmpty ? "" : decisions.joined(separator: "\n") + "\n"
+        )
+    }
+}

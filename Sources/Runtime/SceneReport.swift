@@ -1,0 +1,86 @@
+import Geometry
+import Gestures
+import Scene
+
+/// The replay's outputs as text: events as JSON Lines, the final state as JSON, decisions as lines.
+public enum SceneReport {
+    /// One JSON object per gesture or control event; `t` is seconds since `origin`.
+    public static func eventLines(_ events: [SceneEvent], origin: Instant) -> [String] {
+        events.map { event in
+            var o = JSONObject()
+            switch event {
+            case .gesture(let e, let view, let recognizer, let kind):
+                o.add("t", e.time.seconds(since: origin), digits: 6)
+                o.add("view", view)
+                o.add("recognizer", recognizer)
+                o.add("kind", kind)
+                o.add("state", e.state.description)
+                o.add("location", [e.location.x, e.location.y], digits: 2)
+                switch kind {
+                case "pan":
+                    o.add("translation", [e.translation.x, e.translation.y], digits: 2)
+                    o.add("velocity", [e.velocity.x, e.velocity.y], digits: 1)
+                case "pinch":
+                    o.add("scale", e.scale, digits: 4)
+                    o.add("velocity", e.scalarVelocity, digits: 3)
+                case "rotation":
+                    o.add("rotation", e.rotation, digits: 4)
+                    o.add("velocity", e.scalarVelocity, digits: 3)
+                case "swipe":
+                    o.add("direction", e.direction.description)
+                case "tap":
+                    o.add("taps", e.taps)
+                default:
+                    break
+                }
+            case .control(let time, let view, let control):
+                o.add("t", time.seconds(since: origin), digits: 6)
+                o.add("view", view)
+                o.add("event", control.name)
+                switch control {
+                case .primaryActionTriggered(let taps): o.add("taps", taps)
+                case .valueChanged(let v): o.add("value", v, digits: 4)
+                case .toggled(let on): o.add("on", on)
+                default: break
+                }
+            }
+            return o.json
+        }
+    }
+
+    /// The scene as JSON: every view with its frame and center in screen pixels, and its kind's state.
+    public static func state(of scene: KioskScene) -> String {
+        var lines: [String] = []
+        for i in scene.views.indices {
+            let id = ViewID(i)
+            let v = scene.views[i]
+            let frame = scene.frame(of: id)
+            var o = JSONObject()
+            o.add("name", v.name)
+            o.add("kind", v.kind.rawValue)
+            o.add("frame", [frame.minX, frame.minY, frame.width, frame.height], digits: 2)
+            let center = v.kind == .square ? v.center : v.baseFrame.center
+            o.add("center", [center.x, center.y], digits: 2)
+            switch v.kind {
+            case .square:
+                o.add("scale", v.scale, digits: 4)
+                o.add("rotation", v.rotation, digits: 4)
+                o.add("z", v.z)
+                o.add("lifted", v.lifted)
+            case .canvas:
+                let themes = scene.definition.views[i].themes
+                o.add("theme", themes.isEmpty ? "" : themes[v.themeIndex].name)
+            case .button:
+                o.add("taps", v.taps)
+            case .slider:
+                o.add("value", v.value, digits: 4)
+                o.add("knob", [v.knobCenter().x, v.knobCenter().y], digits: 2)
+            case .toggle:
+                o.add("on", v.isOn)
+                o.add("knob", [v.knobCenter().x, v.knobCenter().y], digits: 2)
+            }
+            lines.append("    " + o.json)
+        }
+        return "{\"views\": [\n" + lines.joined(separator: ",\n") + "\n]}\n"
+    }
+}

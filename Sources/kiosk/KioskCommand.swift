@@ -1,0 +1,11 @@
+import ArgumentParser
+import Runtime
+
+@main
+struct Kiosk: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kiosk",
+        abstract: "A touch kiosk for a Raspberry Pi: evdev touches, UIKit gesture semantics, drawn straight to DRM.",
+        subcommands: [ReplayCommand.self]
+    )
+}
