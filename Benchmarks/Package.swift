@@ -1,0 +1,30 @@
+// swift-tools-version:6.1
+import PackageDescription
+import class Foundation.NSString
+
+// A path dependency is known by its folder's name, which is whatever the clone was called.
+let kiosk = ((Context.packageDirectory as NSString).deletingLastPathComponent as NSString).lastPathComponent.lowercased()
+
+// Benchmarks live in their own package so the kiosk itself does not depend on the benchmark
+// harness. Run from this folder: `swift package benchmark`.
+let package = Package(
+    name: "kiosk-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "GestureFrame",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Gestures", package: kiosk),
+                .product(name: "Scene", package: kiosk),
+                .product(name: "KioskConfig", package: kiosk),
+            ],
+            path: "Benchmarks/GestureFrame",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
