@@ -39,6 +39,8 @@ extension GestureEngine {
         case .wrongTouchCount(let n, let required): return "lifted with \(n) finger\(n == 1 ? "" : "s"), needs \(required)"
         case .liftedEarly(let held, let required): return "lifted after \(f(held, 2)) s, needs \(f(required, 2)) s"
         case .liftedBeforeStart(let moved, let required): return "lifted after moving \(f(moved, 1)) mm, needs \(f(required, 1)) mm"
+        case .liftedBeforeTurning(let turned, let required):
+            return "lifted after turning \(f(abs(turned) * 180 / Double.pi, 1))°, needs \(f(required * 180 / Double.pi, 1))°"
         case .tapWindowExpired(let taps, let required, let window):
             return "tap \(taps + 1) of \(required) did not come within \(f(window, 2)) s"
         case .tapTooFar(let mm, let allowed): return "next tap \(f(mm, 1)) mm from the first > \(f(allowed, 1)) mm allowed"

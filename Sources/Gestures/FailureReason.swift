@@ -11,6 +11,8 @@ public enum FailureReason: Hashable, Sendable {
     case liftedEarly(heldSeconds: Double, required: Double)
     /// The fingers lifted before the gesture started.
     case liftedBeforeStart(movedMillimetres: Double, required: Double)
+    /// The fingers lifted before they turned far enough for a rotation.
+    case liftedBeforeTurning(radians: Double, required: Double)
     /// The next tap of a multi-tap did not come in time.
     case tapWindowExpired(taps: Int, required: Int, windowSeconds: Double)
     /// The next tap of a multi-tap landed too far from the first.

@@ -185,7 +185,7 @@ public final class RotationRecognizer: GestureRecognizer {
         guard two else {
             if touchesDown(touches) == 0 {
                 return requestTransition(everHadTwo
-                    ? .fail(.liftedBeforeStart(movedMillimetres: 0, required: 0))
+                    ? .fail(.liftedBeforeTurning(radians: fingers.rotation, required: options.hysteresisRadians))
                     : .fail(.wrongTouchCount(count: touchSlots.count, required: 2)))
             }
             return

@@ -274,3 +274,15 @@ struct VelocityTrackerTests {
         #expect(abs(t.scalarVelocity - 1000) < 1e-6)
     }
 }
+
+@Suite("Decision words")
+struct DecisionWordsTests {
+    @Test func aRotationThatNeverTurnedSaysHowFarItTurned() {
+        let f = Fingers()
+        let v = f.views.add("box", Rect(x: 0, y: 0, width: 800, height: 480))
+        let rotation = f.add(RotationRecognizer(view: v, viewName: "box"))
+        f.twoFingers(around: Point(x: 400, y: 240), span: 100, to: 140)
+        #expect(f.states(of: rotation).isEmpty)
+        #expect(f.decisions.contains { $0.hasSuffix("rotation@box failed: lifted after turning 0.0°, needs 4.6°") }, "\(f.decisions)")
+    }
+}
