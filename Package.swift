@@ -38,7 +38,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry"]),
-        .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures"],
+        .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures", "Geometry"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry"]),
         .testTarget(name: "SceneTests", dependencies: ["kiosk", "Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),

@@ -4,8 +4,7 @@ extension SyntheticTouchscreen {
     /// The Raspberry Pi 7" panel's FT5406 as the edt-ft5x06 driver reports it: protocol B, 10 slots, 800x480.
     public static let ft5406 = DeviceDescription(
         name: "generic ft5x06 (79)",
-        // BUS_I2C lives in linux/input.h, which the shim does not include.
-        bus: 0x18,
+        bus: UInt16(BUS_I2C),
         properties: .direct,
         supportedCodes: [
             .synchronization: synchronizationCodes,
@@ -23,8 +22,8 @@ extension SyntheticTouchscreen {
     /// A resistive single-touch panel as the ADS7846 driver reports it: 12-bit ABS_X/ABS_Y, pressure, BTN_TOUCH.
     public static let resistive = DeviceDescription(
         name: "ADS7846 Touchscreen",
-        // BUS_SPI lives in linux/input.h, which the shim does not include; the product is the chip's model.
-        bus: 0x1c, product: 7846,
+        // The product is the chip's model.
+        bus: UInt16(BUS_SPI), product: 7846,
         supportedCodes: [
             .synchronization: synchronizationCodes,
             .key: [KeyCode.touch.code],

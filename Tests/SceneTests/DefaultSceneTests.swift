@@ -288,3 +288,42 @@ struct DefaultSceneTests {
         expectClose(r.center("yellow"), Point(x: 260, y: 290), within: 2)
     }
 }
+
+/// Hit testing follows a square's rotation and scale exactly, not its bounding box.
+@Suite("Hit testing")
+struct HitTestingTests {
+    func replayed(_ script: KioskScript) throws -> Replay {
+        let trace = try EvemuTrace.parse(script.traceText, file: "hit.evemu")
+        return try Replay(trace: trace, scene: try KioskConfiguration.load(path: defaultConfigPath).scene)
+    }
+
+    @Test func aSquareTurnedAnEighthIsHitOnItsCornersAndMissedOnItsOldOnes() throws {
+        let k = KioskScript()
+        k.rotate(center: Point(x: 400, y: 190), radius: 40, by: Double.pi / 4, over: 0.5)
+        let scene = try replayed(k).scene
+        let cyan = try #require(scene.viewID(named: "cyan")), canvas = try #require(scene.viewID(named: "canvas"))
+        // The turned corner reaches 60·√2 = 84.9 px along the axes; the old corner (55, 55) is now outside.
+        #expect(scene.hitTest(Point(x: 400 + 82, y: 190)) == cyan)
+        #expect(scene.hitTest(Point(x: 400, y: 190 - 82)) == cyan)
+        #expect(scene.hitTest(Point(x: 400 + 55, y: 190 + 55)) == canvas)
+        #expect(scene.hitTest(Point(x: 400 + 88, y: 190)) == canvas)
+    }
+
+    @Test func aScaledSquareIsHitOutToItsNewEdge() throws {
+        let k = KioskScript()
+        k.pinch(center: Point(x: 640, y: 190), from: 60, to: 90, over: 0.4)
+        let scene = try replayed(k).scene
+        let magenta = try #require(scene.viewID(named: "magenta"))
+        #expect(abs(scene.views[magenta.rawValue].scale - 1.5) < 0.02)
+        #expect(scene.hitTest(Point(x: 640 + 88, y: 190 + 88)) == magenta, "inside 90 px at 1.5x")
+        #expect(scene.hitTest(Point(x: 640, y: 190 + 93)) != magenta)
+    }
+
+    @Test func controlsStayAboveASquareDraggedOverThem() throws {
+        let k = KioskScript()
+        k.drag(from: Point(x: 160, y: 190), to: Point(x: 130, y: 400), over: 0.8)
+        let scene = try replayed(k).scene
+        #expect(scene.frame(of: try #require(scene.viewID(named: "yellow"))).contains(Point(x: 130, y: 424)))
+        #expect(scene.hitTest(Point(x: 130, y: 424)) == scene.viewID(named: "button"))
+    }
+}
