@@ -327,3 +327,28 @@ struct HitTestingTests {
         #expect(scene.hitTest(Point(x: 130, y: 424)) == scene.viewID(named: "button"))
     }
 }
+
+/// The button's tracking margin on its own, in a scene whose canvas has no pan to take the drag first.
+@Suite("Button tracking margin")
+struct ButtonTrackingMarginTests {
+    func configWithoutCanvasPan() throws -> String {
+        let text = try String(contentsOfFile: defaultConfigPath, encoding: .utf8)
+        let block = "[[gesture]]\nview = \"canvas\"\nname = \"pan\"\nkind = \"pan\"\nmaximum_touches = 1\naction = \"move_all\"\nshould_require_failure_of = [\"swipe\"]\n"
+        #expect(text.contains(block))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-pan-\(UUID().uuidString).toml").path
+        try text.replacingOccurrences(of: block, with: "").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test(arguments: [(5.0, 1), (15.0, 0)])
+    func aTouchFiresTheButtonOnlyWhenItLiftsWithinTheMargin(offBy millimetres: Double, taps: Int) throws {
+        let config = try configWithoutCanvasPan()
+        let k = KioskScript()
+        // Straight up past the button's top edge (396), slowly, so the canvas swipe fails too.
+        let start = Point(x: 130, y: 410)
+        k.drag(from: start, to: Point(x: 130, y: 396 - k.mm(millimetres)), over: 1.2)
+        let r = try k.replay(config: config)
+        #expect(r.number("button", "taps") == Double(taps))
+        #expect(r.controlEvents("button").last == (taps == 1 ? "primaryActionTriggered" : "touchUpOutside"))
+    }
+}
