@@ -40,6 +40,8 @@ let package = Package(
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry"]),
         .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures", "Geometry"],
                     resources: [.copy("Fixtures")]),
+        // Runs inside Debian's kernel under qemu (Tests/vm): real uinput, evdev and DRM.
+        .testTarget(name: "KernelTests", dependencies: ["InputEvents", "Gestures", "Geometry"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry"]),
         .testTarget(name: "SceneTests", dependencies: ["kiosk", "Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
     ]

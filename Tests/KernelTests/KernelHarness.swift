@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// Runs scripts inside Debian's kernel under qemu (Tests/vm/run-in-vm.sh), where /dev/uinput,
+/// evdev and virtio-gpu's /dev/dri/card0 are real. Needs qemu-system-x86, busybox-static, cpio,
+/// kmod and evemu-tools; without them the tests are skipped, except under CI, where they must run.
+enum KernelHarness {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let isAvailable: Bool = {
+        let tools = ["/usr/bin/qemu-system-x86_64", "/bin/busybox", "/usr/bin/evemu-device", "/usr/bin/cpio"]
+        let present = tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+        if !present && ProcessInfo.processInfo.environment["CI"] != nil {
+            // Under CI a missing tool is a broken CI script, not a reason to skip.
+            return true
+        }
+        return present
+    }()
+
+    struct Run {
+        var status: Int32
+        /// The serial console: the kernel's messages and the script's output.
+        var console: String
+
+        /// The text the script printed between two marker lines.
+        func section(_ begin: String, _ end: String) -> String? {
+            guard let a = console.range(of: begin + "\n"), let b = console.range(of: "\n" + end, range: a.upperBound..<console.endIndex) else { return nil }
+            return String(console[a.upperBound..<b.lowerBound]) + "\n"
+        }
+    }
+
+    /// Boots the VM, runs `script` (shell text) with `files` in its working directory, and returns the console.
+    static func run(script: String, files: [String: String]) throws -> Run {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-vm-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scriptPath = dir.appendingPathComponent("script.sh").path
+        try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        var arguments = [scriptPath]
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            let path = dir.appendingPathComponent(name).path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            arguments.append(path)
+        }
+        let p = Process()
+        p.executableURL = root.appendingPathComponent("Tests/vm/run-in-vm.sh")
+        p.arguments = arguments
+        p.currentDirectoryURL = root
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        // The serial line ends lines with CRLF.
+        let console = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        return Run(status: p.terminationStatus, console: console)
+    }
+}
