@@ -24,6 +24,12 @@ let package = Package(
         .systemLibrary(name: "CLinuxInput", path: "Sources/CLinuxInput"),
         // Typed evdev codes, the evemu trace format, and the evdev-to-TouchFrame decoder.
         .target(name: "InputEvents", dependencies: ["CLinuxInput", "Gestures", "Geometry"]),
+        // libevdev (apt libevdev-dev): the only module that reads input devices imports it.
+        .systemLibrary(name: "CEvdev", path: "Sources/CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        // signalfd, timerfd, inotify: the Linux interfaces a poll loop needs beyond Glibc's module.
+        .systemLibrary(name: "CLinuxSystem", path: "Sources/CLinuxSystem"),
+        // Live touchscreens: discovery, reading with resync, recording.
+        .target(name: "TouchInput", dependencies: ["CEvdev", "CLinuxSystem", "InputEvents", "Gestures", "Geometry"]),
         // Pure Swift: view tree, hit testing, controls, the kiosk scene.
         .target(name: "Scene", dependencies: ["Gestures", "Geometry"]),
         // The kiosk config file (TOML): parsing and validation with file:line errors.
@@ -34,14 +40,14 @@ let package = Package(
         // The loop on a virtual clock (replay) and its outputs.
         .target(name: "Runtime", dependencies: ["Scene", "Gestures", "InputEvents", "KioskConfig", "Geometry"]),
         .executableTarget(name: "kiosk", dependencies: [
-            "Runtime",
+            "Runtime", "TouchInput", "InputEvents", "Gestures", "Geometry",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry"]),
         .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures", "Geometry"],
                     resources: [.copy("Fixtures")]),
         // Runs inside Debian's kernel under qemu (Tests/vm): real uinput, evdev and DRM.
-        .testTarget(name: "KernelTests", dependencies: ["InputEvents", "Gestures", "Geometry"]),
+        .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "InputEvents", "Gestures", "Geometry"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry"]),
         .testTarget(name: "SceneTests", dependencies: ["kiosk", "Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
     ]

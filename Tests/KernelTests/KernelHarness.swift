@@ -24,13 +24,22 @@ enum KernelHarness {
 
         /// The text the script printed between two marker lines.
         func section(_ begin: String, _ end: String) -> String? {
-            guard let a = console.range(of: begin + "\n"), let b = console.range(of: "\n" + end, range: a.upperBound..<console.endIndex) else { return nil }
-            return String(console[a.upperBound..<b.lowerBound]) + "\n"
+            guard let a = console.range(of: begin + "\n"), let b = console.range(of: end + "\n", range: a.upperBound..<console.endIndex) else { return nil }
+            return String(console[a.upperBound..<b.lowerBound])
         }
     }
 
     /// Boots the VM, runs `script` (shell text) with `files` in its working directory, and returns the console.
-    static func run(script: String, files: [String: String]) throws -> Run {
+    /// The `kiosk` executable `swift build` put beside the test bundle.
+    static let kioskBinary: String = {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent()] where FileManager.default.isExecutableFile(atPath: candidate.appendingPathComponent("kiosk").path) {
+            return candidate.appendingPathComponent("kiosk").path
+        }
+        return root.appendingPathComponent(".build/debug/kiosk").path
+    }()
+
+    static func run(script: String, files: [String: String], binaries: [String] = []) throws -> Run {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-vm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -42,6 +51,7 @@ enum KernelHarness {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             arguments.append(path)
         }
+        arguments += binaries
         let p = Process()
         p.executableURL = root.appendingPathComponent("Tests/vm/run-in-vm.sh")
         p.arguments = arguments

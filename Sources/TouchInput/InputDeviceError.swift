@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why an input device could not be used, naming the device and, where it helps, the fix.
+public enum InputDeviceError: Error, Equatable, CustomStringConvertible {
+    /// A system call failed on `path`.
+    case system(call: String, path: String, errno: Int32)
+    /// The device went away (unplugged, or the driver unbound).
+    case gone(path: String)
+    /// No device in the directory is a touchscreen; each line says why one was skipped.
+    case noTouchscreen(directory: String, skipped: [String])
+    /// The configured device is not a touchscreen.
+    case notATouchscreen(path: String, name: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .system(let call, let path, let code):
+            switch code {
+            case EACCES, EPERM:
+                return "\(path): permission denied (\(call)): the user needs to be in group 'input' (sudo usermod -aG input $USER, then log in again)"
+            case ENOENT:
+                return "\(path): no such device"
+            case EBUSY:
+                return "\(path): \(call) failed: another process has grabbed the device"
+            default:
+                return "\(path): \(call) failed: \(String(cString: strerror(code)))"
+            }
+        case .gone(let path):
+            return "\(path): the device went away"
+        case .noTouchscreen(let directory, let skipped):
+            return "no touchscreen in \(directory)" + (skipped.isEmpty ? " (no input devices at all)" : ":\n  " + skipped.joined(separator: "\n  "))
+        case .notATouchscreen(let path, let name, let reason):
+            return "\(path) (\"\(name)\") is not a touchscreen: \(reason)"
+        }
+    }
+}

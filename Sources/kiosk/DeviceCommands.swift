@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import Geometry
+import Gestures
+import InputEvents
+import TouchInput
+
+struct DevicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "List every input device with its axes, ranges, slots and properties; mark the touchscreen kiosk would use and say why the others were skipped."
+    )
+
+    @Option(help: "Where the device nodes are.")
+    var directory = "/dev/input"
+
+    @Option(help: "The device kiosk should use, by path or by name.")
+    var device: String?
+
+    func run() throws {
+        print(DeviceDiscovery(directory: directory).report(using: device, directory: directory), terminator: "")
+    }
+}
+
+/// The touchscreen to use: the one named, or the first found; errors exit with status 2.
+func openTouchscreen(_ wanted: String?, directory: String = "/dev/input") throws -> EvdevDevice {
+    do {
+        let entry = try DeviceDiscovery(directory: directory).choose(wanted, directory: directory)
+        return try EvdevDevice(path: entry.path)
+    } catch {
+        FileHandle.standardError.write(Data("kiosk: \(error)\n".utf8))
+        throw ExitCode(2)
+    }
+}
+
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record a touchscreen's events in evemu format, for `kiosk replay` or `evemu-play` on another machine.",
+        discussion: "Records until --duration passes or Ctrl-C (SIGINT/SIGTERM). Times start at 0 at the first event."
+    )
+
+    @Option(help: "The device, by path or by name; default: the first touchscreen.")
+    var device: String?
+
+    @Option(help: "Seconds to record.")
+    var duration: Double?
+
+    @Flag(help: "Grab the device while recording, so nothing else sees the touches.")
+    var grab = false
+
+    @Argument(help: "The evemu file to write.")
+    var output: String
+
+    func run() throws {
+        let d = try openTouchscreen(device)
+        if grab { try d.grab() }
+        var events: [InputEvent] = []
+        events.reserveCapacity(100_000)
+        FileHandle.standardError.write(Data("kiosk record: recording \(d.path) (\"\(d.description.name)\")\(duration.map { " for \($0) s" } ?? "; Ctrl-C ends")\n".utf8))
+        let ending = try EventPump.run(d, seconds: duration) { events.append($0) }
+        if let first = events.first?.time {
+            for i in events.indices { events[i].time.microseconds -= first.microseconds }
+        }
+        let trace = EvemuTrace(device: d.description, events: events)
+        try trace.text.write(toFile: output, atomically: true, encoding: .utf8)
+        var summary = "kiosk record: \(events.count) events from \(d.path) (\"\(d.description.name)\") to \(output)"
+        if d.resyncCount > 0 { summary += "; the kernel dropped events \(d.resyncCount) times (resynchronised)" }
+        if ending == .deviceGone { summary += "; the device went away" }
+        FileHandle.standardError.write(Data((summary + "\n").utf8))
+    }
+}
+
+struct TouchesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "touches",
+        abstract: "Print the live touches of a touchscreen as kiosk sees them, one line per frame, in screen pixels.",
+        discussion: "For checking a panel, its orientation and its calibration. Ends after --duration or Ctrl-C."
+    )
+
+    @Option(help: "The device, by path or by name; default: the first touchscreen.")
+    var device: String?
+
+    @Option(help: "Seconds to listen.")
+    var duration: Double?
+
+    @Option(help: "The screen size touches are mapped to, WIDTHxHEIGHT.")
+    var screen = "800x480"
+
+    func run() throws {
+        let parts = screen.split(separator: "x").compactMap { Double($0) }
+        guard parts.count == 2 else { throw ValidationError("--screen: expected WIDTHxHEIGHT such as 800x480, found '\(screen)'") }
+        let d = try openTouchscreen(device)
+        var decoder = try TouchDecoder(device: d.description, screen: Size(width: parts[0], height: parts[1]))
+        var origin: Instant?
+        FileHandle.standardError.write(Data("kiosk touches: listening to \(d.path) (\"\(d.description.name)\")\n".utf8))
+        func show(_ f: TouchFrame) {
+            let t = f.time.seconds(since: origin ?? f.time)
+            // Written at once, not buffered: a line per frame as it happens, also when piped.
+            FileHandle.standardOutput.write(Data((TouchFrameText.line(f, seconds: t) + "\n").utf8))
+        }
+        _ = try EventPump.run(d, seconds: duration) { event in
+            if origin == nil { origin = event.time }
+            if let f = decoder.feed(event) { show(f) }
+            while let f = decoder.nextPendingFrame() { show(f) }
+        }
+        if d.resyncCount > 0 { FileHandle.standardError.write(Data("kiosk touches: resynchronised \(d.resyncCount) times after dropped events\n".utf8)) }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Geometry
+import Gestures
+import InputEvents
+import Testing
+import TouchInput
+
+/// `kiosk devices`, `kiosk touches` and `kiosk record` on a real kernel's evdev, fed by a uinput
+/// FT5406 panel. One VM boot serves every test here (Tests/vm/live-input.sh).
+@Suite("Live input on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
+struct LiveInputTests {
+    /// A pinch, a tap whose press and release share one report, and a drag.
+    static let played: EvemuTrace = {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        panel.down(0, at: Point(x: 370, y: 190))
+        panel.down(1, at: Point(x: 430, y: 190))
+        panel.sync()
+        for step in 1...10 {
+            panel.wait(1.0 / 60)
+            panel.move(0, to: Point(x: 370 - Double(step) * 4, y: 190 + Double(step)))
+            panel.move(1, to: Point(x: 430 + Double(step) * 4, y: 190 - Double(step)))
+            panel.sync()
+        }
+        panel.wait(1.0 / 60)
+        panel.up(0)
+        panel.up(1)
+        panel.sync()
+        panel.wait(0.1)
+        panel.down(2, at: Point(x: 130, y: 424))
+        panel.up(2)
+        panel.sync()
+        panel.wait(0.1)
+        panel.down(3, at: Point(x: 160, y: 190))
+        panel.sync()
+        for step in 1...8 {
+            panel.wait(1.0 / 60)
+            panel.move(3, to: Point(x: 160 + Double(step) * 6, y: 190 + Double(step) * 5))
+            panel.sync()
+        }
+        panel.wait(1.0 / 60)
+        panel.up(3)
+        panel.sync()
+        return panel.trace
+    }()
+
+    /// Two fingers come down (`floodDown`, played while kiosk reads), then drag for 2000 reports
+    /// stamped with one time, so evemu-play sends them at once, and lift (`floodRest`, played
+    /// while kiosk is stopped): far more than the kernel's buffer holds for a reader that is not reading.
+    static let (floodDown, floodRest): (EvemuTrace, EvemuTrace) = {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        panel.down(0, at: Point(x: 100, y: 100))
+        panel.down(1, at: Point(x: 600, y: 300))
+        panel.sync()
+        let downCount = panel.trace.events.count
+        for step in 1...2000 {
+            let k = Double(step % 200)
+            panel.move(0, to: Point(x: 100 + k, y: 100 + k / 2))
+            panel.move(1, to: Point(x: 600 - k, y: 300 - k / 2))
+            panel.sync()
+        }
+        panel.up(0)
+        panel.up(1)
+        panel.sync()
+        let all = panel.trace
+        return (EvemuTrace(device: all.device, events: Array(all.events[..<downCount])),
+                EvemuTrace(device: all.device, events: Array(all.events[downCount...])))
+    }()
+
+    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
+        let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/live-input.sh").path, encoding: .utf8)
+        return try KernelHarness.run(script: script, files: ["trace.evemu": played.text, "flood-down.evemu": floodDown.text, "flood-rest.evemu": floodRest.text],
+                                     binaries: [KernelHarness.kioskBinary])
+    })
+
+    func section(_ name: String) throws -> String {
+        let run = try Self.run.get()
+        #expect(run.status == 0)
+        return try #require(run.section("KIOSK-\(name)-BEGIN", "KIOSK-\(name)-END"), "\(run.console)")
+    }
+
+    @Test func devicesMarksTheTouchscreenAndSaysWhyTheKeyboardWasSkipped() throws {
+        let text = try section("DEVICES")
+        #expect(text.contains("\"generic ft5x06 (79)\"\n    USED: multitouch protocol B, 10 slots"), "\(text)")
+        #expect(text.contains("ABS_MT_SLOT 0..9 (10 slots)"))
+        #expect(text.contains("properties: INPUT_PROP_DIRECT"))
+        #expect(text.contains("\"AT Translated Set 2 keyboard\"\n    skipped: no touch axes"))
+    }
+
+    @Test func touchesDeliversExactlyTheFramesTheTraceDecoderGives() throws {
+        var decoder = try TouchDecoder(device: Self.played.device, screen: Size(width: 800, height: 480))
+        var expected: [String] = []
+        for event in Self.played.events {
+            if let f = decoder.feed(event) { expected.append(TouchFrameText.touches(f)) }
+            while let f = decoder.nextPendingFrame() { expected.append(TouchFrameText.touches(f)) }
+        }
+        let live = try section("TOUCHES").split(separator: "\n").map { line in
+            String(line.split(separator: " ", maxSplits: 1).last ?? "")
+        }
+        #expect(live == expected)
+        #expect(expected.contains("3 began 130.0 424.0") && expected.contains("3 ended 130.0 424.0"), "the same-report tap survives")
+    }
+
+    @Test func recordWritesWhatEvemuPlayPlayed() throws {
+        let recorded = try EvemuTrace.parse(try section("RECORDED"), file: "recorded.evemu")
+        #expect(recorded.device.name == Self.played.device.name)
+        #expect(recorded.device.axes == Self.played.device.axes)
+        let raw = { (t: EvemuTrace) in t.events.map { "\($0.type.rawValue) \($0.code.rawValue) \($0.value)" } }
+        #expect(raw(recorded) == raw(Self.played))
+        #expect(recorded.events.first?.time == .zero)
+        #expect(try section("RECORD-LOG").contains("\(Self.played.events.count) events from /dev/input/event"))
+    }
+
+    @Test func aKernelBufferOverflowIsResynchronisedAndLeavesNoTouchDown() throws {
+        let log = try section("FLOOD-LOG")
+        #expect(log.contains("resynchronised"), "the kernel dropped events: \(log)")
+        let frames = try section("FLOOD").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        #expect(frames.first == "1 began 100.0 100.0; 2 began 600.0 300.0", "seen down before the reader stopped")
+        // After the gap both end, where the kernel last had them: nothing is left down.
+        #expect(frames.last?.hasPrefix("1 ended") == true && frames.last?.contains("; 2 ended") == true, "\(frames.suffix(3))")
+        #expect(frames.count < 100, "the flood was dropped, not delivered: \(frames.count) frames")
+    }
+}
