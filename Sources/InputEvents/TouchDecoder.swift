@@ -82,6 +82,9 @@ public struct TouchDecoder: Sendable {
 
     private let xMapping: AxisMapping
     private let yMapping: AxisMapping
+    /// Calibration and orientation, applied to every position.
+    public let calibration: TouchCalibration
+    private let calibrates: Bool
     private var slots: [Slot]
     /// The slot the multitouch values refer to; -1 after an `ABS_MT_SLOT` beyond the slots.
     private var currentSlot = 0
@@ -101,8 +104,11 @@ public struct TouchDecoder: Sendable {
     ///
     /// `positionAxes` reads single-touch positions from other axes than `ABS_X/ABS_Y`.
     public init(
-        device: DeviceDescription, screen: Size, positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil
+        device: DeviceDescription, screen: Size, positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil,
+        calibration: TouchCalibration = .identity
     ) throws(TouchDecoderError) {
+        self.calibration = calibration
+        calibrates = !calibration.isIdentity
         let slotCount: Int
         if let positionAxes,
            !(positionAxes == (.multitouchPositionX, .multitouchPositionY) && device.isMultitouchB) {
@@ -323,7 +329,11 @@ public struct TouchDecoder: Sendable {
     }
 
     private func point(_ x: Int32, _ y: Int32) -> Point {
-        Point(x: xMapping.screen(x), y: yMapping.screen(y))
+        let p = Point(x: xMapping.screen(x), y: yMapping.screen(y))
+        guard calibrates else { return p }
+        // Through pixel centres, so a flip takes pixel x to width - 1 - x exactly.
+        let c = calibration.apply((p.x + 0.5) / screen.width, (p.y + 0.5) / screen.height)
+        return Point(x: c.x * screen.width - 0.5, y: c.y * screen.height - 0.5)
     }
 
     // MARK: Diagnosis

@@ -87,11 +87,36 @@ struct TouchesCommand: ParsableCommand {
     @Option(help: "The screen size touches are mapped to, WIDTHxHEIGHT.")
     var screen = "800x480"
 
+    @Option(help: "A calibration matrix in libinput's convention: six numbers 'a b c d e f'.")
+    var calibration: String?
+
+    @Option(help: "A tslib pointercal file to calibrate with instead.")
+    var pointercal: String?
+
+    @Option(help: "Turn the touches clockwise, after calibration: 0, 90, 180 or 270.")
+    var rotation = 0
+
+    @Flag(help: "Mirror the touches left-right, after calibration.")
+    var flipX = false
+
+    @Flag(help: "Mirror the touches top-bottom, after calibration.")
+    var flipY = false
+
     func run() throws {
         let parts = screen.split(separator: "x").compactMap { Double($0) }
         guard parts.count == 2 else { throw ValidationError("--screen: expected WIDTHxHEIGHT such as 800x480, found '\(screen)'") }
         let d = try openTouchscreen(device)
-        var decoder = try TouchDecoder(device: d.description, screen: Size(width: parts[0], height: parts[1]))
+        var cal = TouchCalibration.identity
+        if let calibration {
+            cal = try TouchCalibration(matrix: calibration.split(separator: " ").map { Double($0) ?? .nan })
+        } else if let pointercal {
+            let (x, y) = d.description.isMultitouchB ? (AbsoluteAxis.multitouchPositionX, AbsoluteAxis.multitouchPositionY) : (.x, .y)
+            guard let xInfo = d.description.axes[x], let yInfo = d.description.axes[y] else { throw ExitCode(2) }
+            cal = try TouchCalibration(pointercal: String(contentsOfFile: pointercal, encoding: .utf8), x: xInfo, y: yInfo,
+                                       screen: (parts[0], parts[1]))
+        }
+        cal = try cal.rotated(clockwise: rotation).flipped(horizontally: flipX, vertically: flipY)
+        var decoder = try TouchDecoder(device: d.description, screen: Size(width: parts[0], height: parts[1]), calibration: cal)
         var origin: Instant?
         FileHandle.standardError.write(Data("kiosk touches: listening to \(d.path) (\"\(d.description.name)\")\n".utf8))
         func show(_ f: TouchFrame) {

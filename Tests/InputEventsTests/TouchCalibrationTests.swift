@@ -1,0 +1,66 @@
+import Geometry
+import Gestures
+import InputEvents
+import Testing
+
+@Suite("Touch calibration and orientation")
+struct TouchCalibrationTests {
+    func close(_ a: (x: Double, y: Double), _ b: (Double, Double)) -> Bool { abs(a.x - b.0) < 1e-9 && abs(a.y - b.1) < 1e-9 }
+
+    @Test func rotationsFollowLibinputsMatrices() throws {
+        let r90 = try TouchCalibration.identity.rotated(clockwise: 90)
+        #expect(r90.matrix == [0, -1, 1, 1, 0, 0])
+        #expect(close(r90.apply(0, 0), (1, 0)), "top left goes to top right")
+        #expect(close(try TouchCalibration.identity.rotated(clockwise: 180).apply(0.25, 0.1), (0.75, 0.9)))
+        #expect(close(try TouchCalibration.identity.rotated(clockwise: 270).apply(0, 0), (0, 1)))
+        let full = try r90.rotated(clockwise: 90).rotated(clockwise: 90).rotated(clockwise: 90)
+        #expect(close(full.apply(0.3, 0.7), (0.3, 0.7)))
+        #expect(throws: CalibrationError.rotation(45)) { try TouchCalibration.identity.rotated(clockwise: 45) }
+    }
+
+    @Test func rotationAppliesAfterTheCalibration() throws {
+        // Calibration halves x; then a horizontal flip.
+        let c = try TouchCalibration(matrix: [0.5, 0, 0, 0, 1, 0]).flipped(horizontally: true, vertically: false)
+        #expect(close(c.apply(1, 0.5), (0.5, 0.5)))
+        #expect(close(c.apply(0, 0.5), (1, 0.5)))
+    }
+
+    @Test func aPointercalBecomesTheSameMappingInNormalisedTerms() throws {
+        // tslib: x_px = (a·X + b·Y + c) / s on a 0..4095 resistive panel calibrated at 800x480.
+        let axis = AxisInfo(minimum: 0, maximum: 4095)
+        let (a, b, c, d, e, f, s) = (12800.0, 0.0, -204800.0, 0.0, 7680.0, 1_228_800.0, 65536.0)
+        let cal = try TouchCalibration(pointercal: "12800 0 -204800 0 7680 1228800 65536 800 480\n", x: axis, y: axis, screen: (800, 480))
+        for (rx, ry) in [(0.0, 0.0), (2048.0, 1024.0), (4095.0, 4095.0)] {
+            let expected = ((a * rx + b * ry + c) / s, (d * rx + e * ry + f) / s)
+            let n = cal.apply(rx / 4096, ry / 4096)
+            #expect(abs(n.x * 800 - expected.0) < 1e-6 && abs(n.y * 480 - expected.1) < 1e-6)
+        }
+        #expect(throws: CalibrationError.self) { try TouchCalibration(pointercal: "1 2 3", x: axis, y: axis, screen: (800, 480)) }
+        #expect(throws: CalibrationError.matrixSize(5)) { try TouchCalibration(matrix: [1, 0, 0, 0, 1]) }
+    }
+
+    @Test(arguments: [(0, Point(x: 10, y: 20)), (180, Point(x: 789, y: 459)), (90, Point(x: 800 * (1 - 20.5 / 480) - 0.5, y: 480 * (10.5 / 800) - 0.5))])
+    func theDecoderAppliesItToEveryTouch(degrees: Int, expected: Point) throws {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        panel.down(0, at: Point(x: 10, y: 20))
+        panel.sync()
+        let cal = try TouchCalibration.identity.rotated(clockwise: degrees)
+        var decoder = try TouchDecoder(device: panel.trace.device, screen: Size(width: 800, height: 480), calibration: cal)
+        var frame: TouchFrame?
+        for e in panel.trace.events { frame = decoder.feed(e) ?? frame }
+        let p = try #require(frame?.touches.first?.location)
+        #expect(abs(p.x - expected.x) < 1e-9 && abs(p.y - expected.y) < 1e-9, "\(p)")
+    }
+
+    @Test func aFlippedPanelMapsEdgePixelToEdgePixel() throws {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        panel.down(0, at: Point(x: 0, y: 479))
+        panel.sync()
+        let cal = TouchCalibration.identity.flipped(horizontally: true, vertically: true)
+        var decoder = try TouchDecoder(device: panel.trace.device, screen: Size(width: 800, height: 480), calibration: cal)
+        var frame: TouchFrame?
+        for e in panel.trace.events { frame = decoder.feed(e) ?? frame }
+        let p = try #require(frame?.touches.first?.location)
+        #expect(abs(p.x - 799) < 1e-9 && abs(p.y - 0) < 1e-9, "\(p)")
+    }
+}
