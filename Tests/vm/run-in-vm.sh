@@ -19,6 +19,9 @@ mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
 # The kernel: the one Debian's linux-image-amd64 points at, unpacked with its modules indexed.
+# Several VMs may start at once (tests run in parallel): one fetches, the others wait.
+exec 9>"$work/kernel.lock"
+flock 9
 if [ ! -s "$work/kernel/version" ]; then
     pkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/{print $2; exit}')
     [ -n "$pkg" ] || { echo "run-in-vm: apt-cache knows no linux-image-amd64; run apt-get update" >&2; exit 1; }
@@ -40,10 +43,12 @@ PY
     echo "$version" > "$work/kernel/version"
 fi
 version=$(cat "$work/kernel/version")
+flock -u 9
 
 # The initramfs: busybox, the modules in load order, evemu, the payload, and an init.
-root=$(mktemp -d "$work/root.XXXXXX")
-trap 'rm -rf "$root"' EXIT
+run=$(mktemp -d "$work/run.XXXXXX")
+trap 'rm -rf "$run"' EXIT
+root=$run/root
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,payload,modules}
 cp /bin/busybox "$root/bin/busybox"
 copy_binary() {  # an executable and its shared libraries, at the same paths
@@ -89,12 +94,11 @@ echo "KIOSK-VM-EXIT $?"
 poweroff -f
 INIT
 chmod +x "$root/init"
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.cpio.gz"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$run/initrd.cpio.gz"
 
-serial="$work/serial.log"
-rm -f "$serial"
+serial="$run/serial.log"
 timeout "${KIOSK_VM_TIMEOUT:-180}" qemu-system-x86_64 -accel tcg -m 512 -smp 1 -vga none -display none -no-reboot \
-    -kernel "$work/kernel/vmlinux" -initrd "$work/initrd.cpio.gz" \
+    -kernel "$work/kernel/vmlinux" -initrd "$run/initrd.cpio.gz" \
     -append "console=ttyS0 quiet panic=-1" \
     -device virtio-gpu-pci,xres=800,yres=480 -serial "file:$serial" -monitor none || true
 cat "$serial"
