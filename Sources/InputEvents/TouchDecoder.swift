@@ -36,8 +36,8 @@ public struct TouchDecoder: Sendable {
         public var reusedTrackingIDs = 0
         /// Touches that began and ended within one report (lvgl#5211), delivered in two frames.
         public var sameReportTaps = 0
-        /// Touches ended because `BTN_TOUCH` went to 0 while their slot still had a tracking id.
-        public var stuckTouchesEnded = 0
+        /// Touches cancelled because `BTN_TOUCH` went to 0 while their slot still had a tracking id.
+        public var stuckTouchesCancelled = 0
         /// Contacts that began and ended within one report on a slot that already had such a contact;
         /// only the last is delivered.
         public var collapsedTaps = 0
@@ -59,8 +59,9 @@ public struct TouchDecoder: Sendable {
         /// Where the contact was in the last frame, to tell moved from stationary.
         var reportedX: Int32 = 0
         var reportedY: Int32 = 0
-        /// A contact from before this report that ended in it, and where.
+        /// A contact from before this report that ended in it, and where; cancelled when it never lifted.
         var ended: TouchID?
+        var endedPhase = TouchPhase.ended
         var endedX: Int32 = 0
         var endedY: Int32 = 0
         /// A contact that began and ended within this report, and where.
@@ -90,7 +91,8 @@ public struct TouchDecoder: Sendable {
     private var currentSlot = 0
     private var dropping = false
     private var touchButtonReleased = false
-    private var nextTouchID = 1
+    /// The id the next contact gets; a decoder that takes over from another starts from here.
+    public private(set) var nextTouchID: Int
     private var frameTouches: [Touch] = []
     private var pendingTouches: [Touch] = []
     private var pendingTime = Instant.zero
@@ -105,8 +107,9 @@ public struct TouchDecoder: Sendable {
     /// `positionAxes` reads single-touch positions from other axes than `ABS_X/ABS_Y`.
     public init(
         device: DeviceDescription, screen: Size, positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil,
-        calibration: TouchCalibration = .identity
+        calibration: TouchCalibration = .identity, firstTouchID: Int = 1
     ) throws(TouchDecoderError) {
+        nextTouchID = firstTouchID
         self.calibration = calibration
         calibrates = !calibration.isIdentity
         let slotCount: Int
@@ -182,6 +185,26 @@ public struct TouchDecoder: Sendable {
         return TouchFrame(time: pendingTime, touches: pendingTouches)
     }
 
+    /// Ends every touch as cancelled, as when the device goes away: returns the frame that says
+    /// so (nil when nothing was down) and starts afresh, so the next contact is a new touch.
+    public mutating func cancelAll(at time: Instant) -> TouchFrame? {
+        frameTouches.removeAll(keepingCapacity: true)
+        for i in slots.indices {
+            if let touch = slots[i].touch {
+                frameTouches.append(Touch(id: touch, phase: .cancelled, location: point(slots[i].reportedX, slots[i].reportedY)))
+            }
+            slots[i].touch = nil
+            slots[i].trackingID = -1
+            slots[i].began = false
+            slots[i].ended = nil
+            slots[i].tap = nil
+        }
+        currentSlot = 0
+        dropping = false
+        hasPendingFrame = false
+        return frameTouches.isEmpty ? nil : TouchFrame(time: time, touches: frameTouches)
+    }
+
     /// How many touches are down now.
     public var activeTouchCount: Int { slots.reduce(0) { $0 + ($1.touch == nil ? 0 : 1) } }
 
@@ -246,8 +269,9 @@ public struct TouchDecoder: Sendable {
         touchesCameDown = true
     }
 
-    private mutating func end(_ slot: Int) {
+    private mutating func end(_ slot: Int, phase: TouchPhase = .ended) {
         guard let touch = slots[slot].touch else { return }
+        slots[slot].endedPhase = phase
         let (x, y) = (slots[slot].x, slots[slot].y)
         if slots[slot].began {
             if slots[slot].tap != nil { counters.collapsedTaps += 1 }
@@ -273,10 +297,13 @@ public struct TouchDecoder: Sendable {
     private mutating func finishReport(at time: Instant) -> TouchFrame? {
         counters.reports += 1
         if touchButtonReleased {
-            // Nothing touches any more, so a slot still holding a contact lost its lift: never leave it stuck.
+            // Nothing touches any more, so a slot still holding a contact lost its lift: never leave
+            // it stuck. It is cancelled, not ended: it never lifted there. The kernel does exactly
+            // this when a device is unplugged (keys released, slots not), and an unplugged panel
+            // must not fire the button under the finger.
             for slot in slots.indices where slots[slot].touch != nil {
-                end(slot)
-                counters.stuckTouchesEnded += 1
+                end(slot, phase: .cancelled)
+                counters.stuckTouchesCancelled += 1
             }
             touchButtonReleased = false
         }
@@ -286,7 +313,7 @@ public struct TouchDecoder: Sendable {
         var changed = false
         for slot in slots.indices {
             if let touch = slots[slot].ended {
-                frameTouches.append(Touch(id: touch, phase: .ended, location: point(slots[slot].endedX, slots[slot].endedY)))
+                frameTouches.append(Touch(id: touch, phase: slots[slot].endedPhase, location: point(slots[slot].endedX, slots[slot].endedY)))
                 slots[slot].ended = nil
                 changed = true
             }

@@ -32,6 +32,8 @@ public final class EvdevDevice {
             close(fd)
             throw .system(call: "libevdev_new_from_fd", path: path, errno: -rc)
         }
+        // Event times on the monotonic clock, the one the loop and latency measurements use.
+        _ = libevdev_set_clock_id(device, CLOCK_MONOTONIC)
         fileDescriptor = fd
         handle = device
         description = Self.describe(device)

@@ -4,16 +4,19 @@ import InputEvents
 import Glibc
 #endif
 
-/// Reads one device until a time limit passes, SIGINT or SIGTERM arrives, or the device goes away.
-///
-/// For the tools (`kiosk record`, `kiosk touches`); the kiosk's own loop polls many fds at once.
-/// Signals are taken through a signalfd in the same poll, so Ctrl-C ends a recording cleanly.
+/// Polls descriptors until a time limit passes or SIGINT/SIGTERM arrives, for the tools
+/// (`kiosk record`, `kiosk touches`); the kiosk's own loop is the runtime's. Signals are taken
+/// through a signalfd in the same poll, so Ctrl-C ends a recording cleanly.
 public enum EventPump {
     public enum Ending: Equatable, Sendable {
         case timeLimit, signal, deviceGone
     }
 
-    public static func run(_ device: EvdevDevice, seconds: Double?, _ body: (InputEvent) -> Void) throws(InputDeviceError) -> Ending {
+    /// Calls `ready` whenever one of `descriptors()` (asked afresh each round) can be read;
+    /// `ready` returns an ending to stop early.
+    public static func run(
+        seconds: Double?, descriptors: () -> [Int32], _ ready: () throws(InputDeviceError) -> Ending?
+    ) throws(InputDeviceError) -> Ending {
         var mask = sigset_t()
         sigemptyset(&mask)
         sigaddset(&mask, SIGINT)
@@ -22,7 +25,7 @@ public enum EventPump {
         pthread_sigmask(SIG_BLOCK, &mask, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         let signals = signalfd(-1, &mask, kiosk_SFD_CLOEXEC)
-        guard signals >= 0 else { throw .system(call: "signalfd", path: device.path, errno: errno) }
+        guard signals >= 0 else { throw .system(call: "signalfd", path: "signals", errno: errno) }
         defer { close(signals) }
 
         let end = seconds.map { now() + $0 }
@@ -33,26 +36,33 @@ public enum EventPump {
                 if left <= 0 { return .timeLimit }
                 timeout = Int32(min(left * 1000, 60_000).rounded(.up))
             }
-            var fds = [pollfd(fd: device.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
-            let n = poll(&fds, 2, timeout)
+            var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+            for fd in descriptors() { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            let n = poll(&fds, nfds_t(fds.count), timeout)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .system(call: "poll", path: device.path, errno: errno)
+                throw .system(call: "poll", path: "input", errno: errno)
             }
-            if fds[1].revents != 0 { return .signal }
-            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .deviceGone }
-            if fds[0].revents & Int16(POLLIN) != 0 {
-                do {
-                    try device.read(body)
-                } catch .gone {
-                    return .deviceGone
-                }
+            if fds[0].revents != 0 { return .signal }
+            if n > 0, let ending = try ready() { return ending }
+        }
+    }
+
+    /// Reads one device until the time limit, a signal, or the device going away.
+    public static func run(_ device: EvdevDevice, seconds: Double?, _ body: (InputEvent) -> Void) throws(InputDeviceError) -> Ending {
+        try run(seconds: seconds, descriptors: { [device.fileDescriptor] }) { () throws(InputDeviceError) -> Ending? in
+            do throws(InputDeviceError) {
+                try device.read(body)
+                return nil
+            } catch .gone {
+                return .deviceGone
+            } catch {
+                throw error
             }
         }
     }
 
-    private static func now() -> Double {
+    static func now() -> Double {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9

@@ -87,6 +87,9 @@ struct TouchesCommand: ParsableCommand {
     @Option(help: "The screen size touches are mapped to, WIDTHxHEIGHT.")
     var screen = "800x480"
 
+    @Flag(help: "Keep listening when the touchscreen goes away or none is there yet, and take it again when it comes back.")
+    var follow = false
+
     @Option(help: "A calibration matrix in libinput's convention: six numbers 'a b c d e f'.")
     var calibration: String?
 
@@ -105,30 +108,62 @@ struct TouchesCommand: ParsableCommand {
     func run() throws {
         let parts = screen.split(separator: "x").compactMap { Double($0) }
         guard parts.count == 2 else { throw ValidationError("--screen: expected WIDTHxHEIGHT such as 800x480, found '\(screen)'") }
+        let size = Size(width: parts[0], height: parts[1])
+        if follow { return try runFollowing(size) }
         let d = try openTouchscreen(device)
+        var decoder = try TouchDecoder(device: d.description, screen: size, calibration: try calibrationFor(d.description, size))
+        var origin: Instant?
+        FileHandle.standardError.write(Data("kiosk touches: listening to \(d.path) (\"\(d.description.name)\")\n".utf8))
+        _ = try EventPump.run(d, seconds: duration) { event in
+            if origin == nil { origin = event.time }
+            if let f = decoder.feed(event) { show(f, origin: origin!) }
+            while let f = decoder.nextPendingFrame() { show(f, origin: origin!) }
+        }
+        if d.resyncCount > 0 { FileHandle.standardError.write(Data("kiosk touches: resynchronised \(d.resyncCount) times after dropped events\n".utf8)) }
+    }
+
+    /// Through hotplug: says when a touchscreen comes and goes, and cancels the touches of one that goes.
+    private func runFollowing(_ size: Size) throws {
+        guard pointercal == nil else { throw ValidationError("--pointercal needs the device's axes: use it without --follow") }
+        let calibration = try calibrationFor(DeviceDescription(name: ""), size)
+        let watcher = try TouchscreenWatcher(wanted: device, grab: false, screen: size, calibration: calibration)
+        var origin: Instant?
+        func handle(_ e: TouchscreenWatcher.Event) {
+            switch e {
+            case .frame(let f):
+                if origin == nil { origin = f.time }
+                show(f, origin: origin!)
+            case .attached(let path, let name, let kind): say("attached \(path) (\"\(name)\"): \(kind)")
+            case .detached(let path, let name): say("detached \(path) (\"\(name)\")")
+            case .problem(let text): say("cannot use a device yet: \(text)")
+            }
+        }
+        say("following touchscreens in \(watcher.directory)")
+        watcher.attach(handle)
+        _ = try EventPump.run(seconds: duration, descriptors: { watcher.fileDescriptors }) { () throws(InputDeviceError) -> EventPump.Ending? in
+            watcher.service(handle)
+            return nil
+        }
+    }
+
+    private func say(_ text: String) {
+        FileHandle.standardError.write(Data("kiosk touches: \(text)\n".utf8))
+    }
+
+    private func show(_ f: TouchFrame, origin: Instant) {
+        // Written at once, not buffered: a line per frame as it happens, also when piped.
+        FileHandle.standardOutput.write(Data((TouchFrameText.line(f, seconds: f.time.seconds(since: origin)) + "\n").utf8))
+    }
+
+    private func calibrationFor(_ d: DeviceDescription, _ size: Size) throws -> TouchCalibration {
         var cal = TouchCalibration.identity
         if let calibration {
             cal = try TouchCalibration(matrix: calibration.split(separator: " ").map { Double($0) ?? .nan })
         } else if let pointercal {
-            let (x, y) = d.description.isMultitouchB ? (AbsoluteAxis.multitouchPositionX, AbsoluteAxis.multitouchPositionY) : (.x, .y)
-            guard let xInfo = d.description.axes[x], let yInfo = d.description.axes[y] else { throw ExitCode(2) }
-            cal = try TouchCalibration(pointercal: String(contentsOfFile: pointercal, encoding: .utf8), x: xInfo, y: yInfo,
-                                       screen: (parts[0], parts[1]))
+            let (x, y) = d.isMultitouchB ? (AbsoluteAxis.multitouchPositionX, AbsoluteAxis.multitouchPositionY) : (.x, .y)
+            guard let xInfo = d.axes[x], let yInfo = d.axes[y] else { throw ValidationError("--pointercal: the device has no \(x.name)/\(y.name)") }
+            cal = try TouchCalibration(pointercal: String(contentsOfFile: pointercal, encoding: .utf8), x: xInfo, y: yInfo, screen: (size.width, size.height))
         }
-        cal = try cal.rotated(clockwise: rotation).flipped(horizontally: flipX, vertically: flipY)
-        var decoder = try TouchDecoder(device: d.description, screen: Size(width: parts[0], height: parts[1]), calibration: cal)
-        var origin: Instant?
-        FileHandle.standardError.write(Data("kiosk touches: listening to \(d.path) (\"\(d.description.name)\")\n".utf8))
-        func show(_ f: TouchFrame) {
-            let t = f.time.seconds(since: origin ?? f.time)
-            // Written at once, not buffered: a line per frame as it happens, also when piped.
-            FileHandle.standardOutput.write(Data((TouchFrameText.line(f, seconds: t) + "\n").utf8))
-        }
-        _ = try EventPump.run(d, seconds: duration) { event in
-            if origin == nil { origin = event.time }
-            if let f = decoder.feed(event) { show(f) }
-            while let f = decoder.nextPendingFrame() { show(f) }
-        }
-        if d.resyncCount > 0 { FileHandle.standardError.write(Data("kiosk touches: resynchronised \(d.resyncCount) times after dropped events\n".utf8)) }
+        return try cal.rotated(clockwise: rotation).flipped(horizontally: flipX, vertically: flipY)
     }
 }

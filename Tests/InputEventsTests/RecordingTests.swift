@@ -29,7 +29,7 @@ struct RecordingTests {
         #expect(decoder.counters.reports == 98)  // every report changed something
         let trouble = [
             decoder.counters.droppedSyncs, decoder.counters.outOfRangeValues, decoder.counters.ignoredSlots,
-            decoder.counters.reusedTrackingIDs, decoder.counters.stuckTouchesEnded, decoder.counters.pendingFrames,
+            decoder.counters.reusedTrackingIDs, decoder.counters.stuckTouchesCancelled, decoder.counters.pendingFrames,
         ]
         #expect(trouble == [0, 0, 0, 0, 0, 0])
         #expect(decoder.diagnostic == nil)

@@ -112,7 +112,7 @@ struct TouchDecoderTests {
         #expect(decoder.counters.reports == 3)
     }
 
-    @Test func touchButtonUpEndsSlotsThatNeverLifted() throws {
+    @Test func touchButtonUpCancelsSlotsThatNeverLifted() throws {
         var k = KernelScript()
         k.trackingID(1)
         k.position(100, 100)
@@ -130,10 +130,10 @@ struct TouchDecoderTests {
         let (frames, decoder) = try decodeScript(k)
         #expect(frames.map(summary) == [
             ["1 began 100.0,100.0", "2 began 200.0,200.0"],
-            ["1 ended 100.0,100.0", "2 ended 200.0,200.0"],
+            ["1 cancelled 100.0,100.0", "2 cancelled 200.0,200.0"],
             ["3 began 300.0,300.0"],
         ])
-        #expect(decoder.counters.stuckTouchesEnded == 2)
+        #expect(decoder.counters.stuckTouchesCancelled == 2)
         #expect(decoder.activeTouchCount == 1)
     }
 

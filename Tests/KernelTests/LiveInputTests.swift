@@ -66,9 +66,33 @@ struct LiveInputTests {
                 EvemuTrace(device: all.device, events: Array(all.events[downCount...])))
     }()
 
+    /// A finger that comes down and drags, and never lifts: its device goes away under it.
+    static let drag: EvemuTrace = {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        panel.down(0, at: Point(x: 200, y: 200))
+        panel.sync()
+        for step in 1...5 {
+            panel.wait(1.0 / 60)
+            panel.move(0, to: Point(x: 200 + Double(step) * 10, y: 200))
+            panel.sync()
+        }
+        return panel.trace
+    }()
+
+    static let tap: EvemuTrace = {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        panel.down(0, at: Point(x: 400, y: 300))
+        panel.sync()
+        panel.wait(0.05)
+        panel.up(0)
+        panel.sync()
+        return panel.trace
+    }()
+
     static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/live-input.sh").path, encoding: .utf8)
-        return try KernelHarness.run(script: script, files: ["trace.evemu": played.text, "flood-down.evemu": floodDown.text, "flood-rest.evemu": floodRest.text],
+        return try KernelHarness.run(script: script, files: ["trace.evemu": played.text, "flood-down.evemu": floodDown.text, "flood-rest.evemu": floodRest.text,
+                                             "drag.evemu": drag.text, "tap.evemu": tap.text],
                                      binaries: [KernelHarness.kioskBinary])
     })
 
@@ -118,5 +142,22 @@ struct LiveInputTests {
         // After the gap both end, where the kernel last had them: nothing is left down.
         #expect(frames.last?.hasPrefix("1 ended") == true && frames.last?.contains("; 2 ended") == true, "\(frames.suffix(3))")
         #expect(frames.count < 100, "the flood was dropped, not delivered: \(frames.count) frames")
+    }
+
+    @Test func aTouchscreenPluggedInLaterIsTakenAndOneRemovedMidDragCancelsItsTouch() throws {
+        let log = try section("HOTPLUG-LOG").split(separator: "\n").map(String.init)
+        let changes = log.filter { $0.contains("attached") || $0.contains("detached") }
+        #expect(changes.count == 3, "\(log)")
+        #expect(changes.first?.contains("attached /dev/input/event") == true && changes.first?.contains("multitouch protocol B") == true)
+        #expect(changes.dropFirst().first?.contains("detached") == true)
+        #expect(changes.last?.contains("attached") == true)
+        let frames = try section("HOTPLUG").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        #expect(frames.first == "1 began 200.0 200.0")
+        // Removed mid-drag: the kernel releases BTN_TOUCH but not the slot, and the touch is
+        // cancelled where it last was, never ended (which would fire a button under the finger).
+        #expect(frames.contains("1 cancelled 250.0 200.0"), "\(frames)")
+        #expect(!frames.contains { $0.hasPrefix("1 ended") })
+        // The new device's tap is a new touch.
+        #expect(frames.suffix(2) == ["2 began 400.0 300.0", "2 ended 400.0 300.0"], "\(frames)")
     }
 }
