@@ -13,9 +13,11 @@ public struct DeviceDiscovery {
     }
 
     public private(set) var entries: [Entry] = []
+    public let directory: String
 
     /// Scans `directory` for `event*` nodes, in number order.
     public init(directory: String = "/dev/input") {
+        self.directory = directory
         for path in Self.eventNodes(in: directory) {
             do {
                 let device = try EvdevDevice(path: path)
@@ -28,7 +30,7 @@ public struct DeviceDiscovery {
     }
 
     /// The device kiosk would use: the one named (by path or by device name), or else the first touchscreen.
-    public func choose(_ wanted: String? = nil, directory: String = "/dev/input") throws(InputDeviceError) -> Entry {
+    public func choose(_ wanted: String? = nil) throws(InputDeviceError) -> Entry {
         if let wanted {
             guard let e = entries.first(where: { $0.path == wanted || $0.description?.name == wanted }) else {
                 if wanted.hasPrefix("/") { throw .system(call: "open", path: wanted, errno: ENOENT) }

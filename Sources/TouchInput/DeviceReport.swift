@@ -3,8 +3,8 @@ import InputEvents
 extension DeviceDiscovery {
     /// What `kiosk devices` prints: every device with its axes, ranges, slots and properties, the
     /// one kiosk would use marked, and why each of the others was skipped.
-    public func report(using wanted: String? = nil, directory: String = "/dev/input") -> String {
-        let chosen = try? choose(wanted, directory: directory)
+    public func report(using wanted: String? = nil) -> String {
+        let chosen = try? choose(wanted)
         var out = ""
         for e in entries {
             let name = e.description.map { "\"\($0.name)\"" } ?? ""

@@ -59,7 +59,7 @@ public final class TouchscreenWatcher {
     public func attach(_ body: (Event) -> Void) {
         guard device == nil else { return }
         let discovery = DeviceDiscovery(directory: directory)
-        guard let entry = try? discovery.choose(wanted, directory: directory) else { return }
+        guard let entry = try? discovery.choose(wanted) else { return }
         do {
             let d = try EvdevDevice(path: entry.path)
             if grabs { try d.grab() }

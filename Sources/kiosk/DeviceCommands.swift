@@ -18,14 +18,14 @@ struct DevicesCommand: ParsableCommand {
     var device: String?
 
     func run() throws {
-        print(DeviceDiscovery(directory: directory).report(using: device, directory: directory), terminator: "")
+        print(DeviceDiscovery(directory: directory).report(using: device), terminator: "")
     }
 }
 
 /// The touchscreen to use: the one named, or the first found; errors exit with status 2.
 func openTouchscreen(_ wanted: String?, directory: String = "/dev/input") throws -> EvdevDevice {
     do {
-        let entry = try DeviceDiscovery(directory: directory).choose(wanted, directory: directory)
+        let entry = try DeviceDiscovery(directory: directory).choose(wanted)
         return try EvdevDevice(path: entry.path)
     } catch {
         FileHandle.standardError.write(Data("kiosk: \(error)\n".utf8))

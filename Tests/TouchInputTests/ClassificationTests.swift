@@ -1,0 +1,85 @@
+import Glibc
+import InputEvents
+import Testing
+@testable import TouchInput
+
+/// Touchscreens are chosen by capability, never by name; everything else is skipped with the reason.
+@Suite("Touchscreen classification")
+struct ClassificationTests {
+    func device(_ name: String, properties: InputProperties = [], keys: [KeyCode] = [], axes: [AbsoluteAxis: AxisInfo] = [:]) -> DeviceDescription {
+        var d = DeviceDescription(name: name, properties: properties, axes: axes)
+        for k in keys { d.enable(k) }
+        return d
+    }
+
+    let mtAxes: [AbsoluteAxis: AxisInfo] = [
+        .multitouchSlot: AxisInfo(minimum: 0, maximum: 9),
+        .multitouchPositionX: AxisInfo(minimum: 0, maximum: 799),
+        .multitouchPositionY: AxisInfo(minimum: 0, maximum: 479),
+        .multitouchTrackingID: AxisInfo(minimum: 0, maximum: 65535),
+    ]
+
+    @Test func theFT5406AndTheResistivePanelAreTouchscreens() {
+        #expect(TouchscreenKind.classify(SyntheticTouchscreen.ft5406) == .success(.multitouch(slots: 10)))
+        #expect(TouchscreenKind.classify(SyntheticTouchscreen.resistive) == .success(.singleTouch))
+    }
+
+    @Test func aTouchscreenNamedLikeAKeyboardIsStillATouchscreen() {
+        var d = SyntheticTouchscreen.ft5406
+        d.name = "AT Translated Set 2 keyboard"
+        #expect(TouchscreenKind.classify(d) == .success(.multitouch(slots: 10)))
+    }
+
+    @Test func aTouchpadIsSkipped() {
+        let pad = device("SynPS/2 Synaptics TouchPad", properties: .pointer, keys: [.touch, .toolFinger], axes: mtAxes)
+        guard case .failure(let why) = TouchscreenKind.classify(pad) else { Issue.record("a touchpad was taken"); return }
+        #expect(why.reason.hasPrefix("a touchpad"))
+    }
+
+    @Test func indirectMultitouchAndProtocolAAreSkippedWithTheirReasons() {
+        guard case .failure(let indirect) = TouchscreenKind.classify(device("tablet", keys: [.touch], axes: mtAxes)) else { Issue.record(); return }
+        #expect(indirect.reason.contains("no INPUT_PROP_DIRECT"))
+        var protocolA = mtAxes
+        protocolA[.multitouchSlot] = nil
+        guard case .failure(let a) = TouchscreenKind.classify(device("old panel", properties: .direct, axes: protocolA)) else { Issue.record(); return }
+        #expect(a.reason.contains("protocol A"))
+    }
+
+    @Test func aKeyboardIsSkippedNamingTheAxesItLacks() {
+        guard case .failure(let why) = TouchscreenKind.classify(device("keyboard", keys: [.left])) else { Issue.record(); return }
+        #expect(why.reason == "no touch axes: lacks ABS_MT_SLOT + ABS_MT_POSITION_X/Y (multitouch) and ABS_X/ABS_Y and BTN_TOUCH (single touch); it has no absolute axes")
+        let egalax = device("eGalax", keys: [.touch], axes: [.z: AxisInfo(minimum: 30, maximum: 4040), .rx: AxisInfo(minimum: 60, maximum: 4050)])
+        guard case .failure(let e) = TouchscreenKind.classify(egalax) else { Issue.record(); return }
+        #expect(e.reason.hasSuffix("lacks ABS_MT_SLOT + ABS_MT_POSITION_X/Y (multitouch) and ABS_X/ABS_Y (single touch); it has ABS_Z, ABS_RX"))
+    }
+}
+
+@Suite("Input device errors")
+struct InputDeviceErrorTests {
+    @Test func permissionDeniedSaysWhichGroupTheUserNeeds() {
+        let e = InputDeviceError.system(call: "open", path: "/dev/input/event3", errno: EACCES)
+        #expect(e.description == "/dev/input/event3: permission denied (open): the user needs to be in group 'input' (sudo usermod -aG input $USER, then log in again)")
+    }
+
+    @Test func aMissingDeviceAndAnEmptyDirectoryAreNamed() {
+        #expect(InputDeviceError.system(call: "open", path: "/dev/input/event9", errno: ENOENT).description == "/dev/input/event9: no such device")
+        let d = DeviceDiscovery(directory: "/nonexistent")
+        #expect(d.entries.isEmpty)
+        #expect(throws: InputDeviceError.noTouchscreen(directory: "/nonexistent", skipped: [])) { try d.choose() }
+        #expect(InputDeviceError.noTouchscreen(directory: "/nonexistent", skipped: []).description == "no touchscreen in /nonexistent (no input devices at all)")
+    }
+
+    @Test func aDeviceThatCannotBeOpenedIsListedWithTheReason() throws {
+        // A directory with an event node that is not a device: listed, skipped, with the error.
+        let dir = "/tmp/kiosk-devices-\(getpid())"
+        mkdir(dir, 0o755)
+        defer { unlink("\(dir)/event0"); rmdir(dir) }
+        let fd = creat("\(dir)/event0", 0o644)
+        close(fd)
+        let d = DeviceDiscovery(directory: dir)
+        #expect(d.entries.count == 1)
+        guard case .failure(let why) = d.entries[0].verdict else { Issue.record(); return }
+        #expect(why.reason.hasPrefix("\(dir)/event0: libevdev_new_from_fd failed"))
+        #expect(d.report().contains("\(dir)/event0  \n    skipped: \(dir)/event0: libevdev_new_from_fd failed"))
+    }
+}
