@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Scene", targets: ["Scene"]),
         .library(name: "KioskConfig", targets: ["KioskConfig"]),
         .library(name: "Runtime", targets: ["Runtime"]),
+        .library(name: "Render", targets: ["Render"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,8 +38,13 @@ let package = Package(
             "Scene", "Gestures", "Geometry",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
+        // cairo, its FreeType backend and FreeType itself; the only module that imports them.
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo-ft",
+                       providers: [.apt(["libcairo2-dev", "libfreetype-dev"])]),
+        // Drawing the scene with cairo into a shadow buffer, with damage tracking and PNG output.
+        .target(name: "Render", dependencies: ["CCairo", "Scene", "Gestures", "Geometry"]),
         // The loop on a virtual clock (replay) and its outputs.
-        .target(name: "Runtime", dependencies: ["Scene", "Gestures", "InputEvents", "KioskConfig", "Geometry"]),
+        .target(name: "Runtime", dependencies: ["Render", "Scene", "Gestures", "InputEvents", "KioskConfig", "Geometry"]),
         .executableTarget(name: "kiosk", dependencies: [
             "Runtime", "TouchInput", "InputEvents", "Gestures", "Geometry",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -48,7 +54,10 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         // Runs inside Debian's kernel under qemu (Tests/vm): real uinput, evdev and DRM.
         .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "InputEvents", "Gestures", "Geometry"]),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "Runtime", "InputEvents", "Scene", "Gestures", "Geometry", "KioskConfig"],
+                    exclude: ["Golden"]),
         .testTarget(name: "SceneTests", dependencies: ["kiosk", "Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )

@@ -16,11 +16,14 @@ public struct ReplayJob {
     public var configPath: String
     /// `ABS_Z,ABS_RX`: the axes that carry the position on an unusual single-touch device.
     public var positionAxes: String?
+    /// Where to write the final frame as a PNG, drawn as the screen would show it.
+    public var screenshotPath: String?
 
-    public init(tracePath: String, configPath: String, positionAxes: String? = nil) {
+    public init(tracePath: String, configPath: String, positionAxes: String? = nil, screenshotPath: String? = nil) {
         self.tracePath = tracePath
         self.configPath = configPath
         self.positionAxes = positionAxes
+        self.screenshotPath = screenshotPath
     }
 
     public struct Outputs {
@@ -64,6 +67,13 @@ public struct ReplayJob {
             replay = try Replay(trace: trace, scene: configuration.scene, positionAxes: axes)
         } catch {
             throw ReplayJobError("\(tracePath): \(error)")
+        }
+        if let screenshotPath {
+            do {
+                try replay.writeScreenshot(to: screenshotPath)
+            } catch {
+                throw ReplayJobError("--screenshot: \(error)")
+            }
         }
         let events = replay.eventLines
         let decisions = replay.decisionLines

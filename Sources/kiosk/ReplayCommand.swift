@@ -28,13 +28,16 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Write the decision trace here: why each gesture won or failed.")
     var decisions: String?
 
+    @Option(help: "Draw the final frame, as the screen would show it, into this PNG.")
+    var screenshot: String?
+
     @Option(help: "The axes that carry the position on a single-touch device, e.g. ABS_Z,ABS_RX.")
     var positionAxes: String?
 
     func run() throws {
         do {
             let outputs = try ReplayJob(
-                tracePath: trace, configPath: config, positionAxes: positionAxes
+                tracePath: trace, configPath: config, positionAxes: positionAxes, screenshotPath: screenshot
             ).run()
             try write(outputs.events, to: events)
             if let state { try outputs.state.write(toFile: state, atomically: true, encoding: .utf8) }

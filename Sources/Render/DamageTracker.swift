@@ -1,0 +1,101 @@
+import Geometry
+import Gestures
+import Scene
+
+/// Which rectangles of the screen changed since the last frame it saw.
+///
+/// It keeps what each view looked like when last drawn; a view whose look changed damages both
+/// where it was and where it is now, each grown to whole pixels and to every view it touches.
+/// A theme change damages the whole screen.
+public struct DamageTracker {
+    public let screen: Rect
+    private var previous: [ViewLook]?
+    private var previousTheme = -1
+
+    public init(width: Int, height: Int) {
+        screen = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+    }
+
+    /// The damage of the frame showing `scene` at `now`, remembered as drawn; empty when nothing changed.
+    public mutating func damage(for scene: KioskScene, at now: Instant) -> [Rect] {
+        let looks = scene.views.indices.map { ViewLook(scene, ViewID($0), at: now) }
+        defer {
+            previous = looks
+            previousTheme = scene.views[0].themeIndex
+        }
+        guard let previous, previous.count == looks.count, previousTheme == scene.views[0].themeIndex else { return [screen] }
+        var rects: [Rect] = []
+        for (old, new) in zip(previous, looks) where old != new {
+            for r in [old.bounds, new.bounds] {
+                if let r = aligned(r) { rects.append(r) }
+            }
+        }
+        guard !rects.isEmpty else { return [] }
+        // A shape cut by a damage edge comes out a level off along the cut (cairo clips the path
+        // first), so damage grows to hold every view it touches whole.
+        let whole = looks.dropFirst().compactMap { aligned($0.bounds) }
+        return rects.map { r in
+            var r = r
+            var grew = true
+            while grew {
+                grew = false
+                for b in whole where r.intersects(b) && r.union(b) != r {
+                    r = r.union(b)
+                    grew = true
+                }
+            }
+            return r
+        }
+    }
+
+    /// Forgets the last frame: the next one is damaged whole.
+    public mutating func invalidate() { previous = nil }
+
+    /// `r` grown to whole pixels and cut to the screen; nil when off screen.
+    private func aligned(_ r: Rect) -> Rect? {
+        let x0 = max(screen.minX, (r.minX - 1).rounded(.down)), y0 = max(screen.minY, (r.minY - 1).rounded(.down))
+        let x1 = min(screen.maxX, (r.maxX + 1).rounded(.up)), y1 = min(screen.maxY, (r.maxY + 1).rounded(.up))
+        guard x1 > x0, y1 > y0 else { return nil }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+/// Everything that decides how one view is drawn, and how far its ink reaches.
+struct ViewLook: Equatable {
+    var center: Point
+    var side: Double
+    var rotation: Double
+    var z: Int
+    var lifted: Bool
+    var highlighted: Bool
+    var taps: Int
+    var knob: Point
+    var isOn: Bool
+    var bounds: Rect
+
+    init(_ scene: KioskScene, _ id: ViewID, at now: Instant) {
+        let v = scene.views[id.rawValue]
+        center = v.center
+        rotation = v.rotation
+        z = v.z
+        lifted = v.lifted
+        highlighted = v.isHighlighted
+        taps = v.taps
+        knob = v.knobCenter()
+        isOn = v.isOn
+        switch v.kind {
+        case .square:
+            side = v.side * v.scale * scene.liftFactor(of: id, at: now)
+            // The bounding box of the rotated square, grown by its shadow and outline.
+            let c = abs(_cos(v.rotation)), s = abs(_sin(v.rotation))
+            let extent = side * (c + s) + 2 * SceneRenderer.squareHalo
+            bounds = Rect(center: v.center, size: Size(width: extent, height: extent))
+        case .canvas:
+            side = 0
+            bounds = v.baseFrame
+        case .button, .slider, .toggle:
+            side = 0
+            bounds = v.baseFrame.insetBy(-SceneRenderer.controlHalo)
+        }
+    }
+}

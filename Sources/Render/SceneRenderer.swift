@@ -1,0 +1,197 @@
+import CCairo
+import Geometry
+import Gestures
+import Scene
+
+/// Draws the kiosk scene with cairo: the canvas theme, the squares in z order, the controls above them.
+public final class SceneRenderer {
+    public let font: Font
+
+    public init(font: Font) { self.font = font }
+
+    /// Loads the default font; the error names the font file when it is missing.
+    public convenience init() throws(RenderError) { self.init(font: try Font()) }
+
+    /// How far a square's shadow and outline can reach beyond its bounding box, in pixels: the
+    /// widest shadow layer (13 px, turned with the square: up to 13 * sqrt 2) and its 6 px drop.
+    static let squareHalo = 26.0
+    /// How far a control's shadow reaches beyond its frame.
+    static let controlHalo = 4.0
+
+    /// Draws the scene as it is at `now`; with `clip`, only those rectangles are touched.
+    ///
+    /// Each clip rectangle is drawn on its own surface over the buffer's memory rather than through
+    /// a cairo clip: cairo anti-aliases a clipped fill through another path, a level off here and
+    /// there, and the damaged part of a frame must match a full redraw pixel for pixel.
+    public func draw(scene: KioskScene, at now: Instant, into buffer: PixelBuffer, clip: [Rect]? = nil) {
+        guard let clip else {
+            let cr = cairo_create(buffer.surface)!
+            paint(cr, scene, at: now)
+            cairo_destroy(cr)
+            cairo_surface_flush(buffer.surface)
+            return
+        }
+        cairo_surface_flush(buffer.surface)
+        // pixman wants each row to start on 4 bytes: an RGB565 rectangle starts on an even pixel.
+        let step = 4 / buffer.format.bytesPerPixel
+        for r in clip {
+            let x0 = max(0, Int(r.minX.rounded(.down)) / step * step), y0 = max(0, Int(r.minY.rounded(.down)))
+            let x1 = min(buffer.width, Int(r.maxX.rounded(.up))), y1 = min(buffer.height, Int(r.maxY.rounded(.up)))
+            guard x1 > x0, y1 > y0 else { continue }
+            let data = (buffer.bytes + y0 * buffer.stride + x0 * buffer.format.bytesPerPixel).assumingMemoryBound(to: UInt8.self)
+            let part = cairo_image_surface_create_for_data(data, buffer.format.cairoFormat, Int32(x1 - x0), Int32(y1 - y0), Int32(buffer.stride))!
+            let cr = cairo_create(part)!
+            cairo_translate(cr, Double(-x0), Double(-y0))
+            paint(cr, scene, at: now)
+            cairo_destroy(cr)
+            cairo_surface_flush(part)
+            cairo_surface_destroy(part)
+        }
+        cairo_surface_mark_dirty(buffer.surface)
+    }
+
+    private func paint(_ cr: OpaquePointer, _ scene: KioskScene, at now: Instant) {
+        let theme = SceneRenderer.theme(of: scene)
+        setColor(cr, theme.background)
+        cairo_paint(cr)
+
+        let squares = scene.views.indices.filter { scene.views[$0].kind == .square }
+            .sorted { scene.views[$0].z < scene.views[$1].z }
+        for i in squares { drawSquare(cr, scene, ViewID(i), at: now, theme: theme) }
+
+        cairo_set_font_face(cr, font.face)
+        for v in scene.views {
+            switch v.kind {
+            case .button: drawButton(cr, v)
+            case .slider: drawSlider(cr, v, theme: theme)
+            case .toggle: drawSwitch(cr, v)
+            case .canvas, .square: break
+            }
+        }
+    }
+
+    /// The canvas's current theme; a neutral one when the config declares none.
+    static func theme(of scene: KioskScene) -> Theme {
+        let themes = scene.definition.views[0].themes
+        guard !themes.isEmpty else {
+            return Theme(name: "plain", background: Color(red: 238, green: 240, blue: 243), foreground: Color(red: 29, green: 39, blue: 51))
+        }
+        return themes[min(max(0, scene.views[0].themeIndex), themes.count - 1)]
+    }
+
+    // MARK: Squares
+
+    private func drawSquare(_ cr: OpaquePointer, _ scene: KioskScene, _ id: ViewID, at now: Instant, theme: Theme) {
+        let v = scene.views[id.rawValue]
+        let lift = scene.liftFactor(of: id, at: now)
+        let side = v.side * v.scale * lift
+        let radius = min(12, side * 0.1)
+        // 0 at rest, 1 fully lifted: the shadow grows and the outline fades in with the lift.
+        let raised = scene.definition.liftScale > 1 ? min(1, max(0, (lift - 1) / (scene.definition.liftScale - 1))) : (v.lifted ? 1 : 0)
+        cairo_save(cr)
+        cairo_translate(cr, v.center.x, v.center.y)
+        // The shadow falls straight down whatever the square's rotation.
+        // Many faint layers, each a little larger: a soft edge without a blur.
+        let layers = 10
+        for k in 0..<layers {
+            let spread = 1 + Double(k) * (0.6 + 0.7 * raised)
+            let offset = 2 + 4 * raised
+            cairo_save(cr)
+            cairo_translate(cr, 0, offset)
+            cairo_rotate(cr, v.rotation)
+            roundedRect(cr, -side / 2 - spread, -side / 2 - spread, side + 2 * spread, side + 2 * spread, radius + spread)
+            cairo_set_source_rgba(cr, 0, 0, 0, 0.022 + 0.01 * raised)
+            cairo_fill(cr)
+            cairo_restore(cr)
+        }
+        cairo_rotate(cr, v.rotation)
+        roundedRect(cr, -side / 2, -side / 2, side, side, radius)
+        setColor(cr, v.color)
+        cairo_fill_preserve(cr)
+        if raised > 0 {
+            cairo_set_line_width(cr, 4)
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.9 * raised)
+            cairo_stroke(cr)
+        } else {
+            cairo_new_path(cr)
+        }
+        cairo_restore(cr)
+    }
+
+    // MARK: Controls
+
+    private func drawButton(_ cr: OpaquePointer, _ v: ViewState) {
+        let f = v.baseFrame
+        roundedRect(cr, f.minX, f.minY + 2, f.width, f.height, 12)
+        cairo_set_source_rgba(cr, 0, 0, 0, v.isHighlighted ? 0.06 : 0.14)
+        cairo_fill(cr)
+        roundedRect(cr, f.minX, f.minY, f.width, f.height, 12)
+        setColor(cr, v.color, times: v.isHighlighted ? 0.72 : 1)
+        cairo_fill(cr)
+        cairo_set_font_size(cr, 22)
+        let text = "\(v.label) · \(v.taps)"
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(cr, text, &extents)
+        var font = cairo_font_extents_t()
+        cairo_font_extents(cr, &font)
+        let x = f.center.x - (extents.x_bearing + extents.width / 2)
+        let y = f.center.y + (font.ascent - font.descent) / 2
+        cairo_move_to(cr, x.rounded(), y.rounded())
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_show_text(cr, text)
+        cairo_new_path(cr)
+    }
+
+    private func drawSlider(_ cr: OpaquePointer, _ v: ViewState, theme: Theme) {
+        let f = v.baseFrame
+        let knob = v.knobCenter()
+        let track = 8.0
+        let x0 = f.minX + v.knobRadius, x1 = f.maxX - v.knobRadius
+        roundedRect(cr, x0 - track / 2, f.center.y - track / 2, x1 - x0 + track, track, track / 2)
+        setColor(cr, theme.foreground, alpha: 0.22)
+        cairo_fill(cr)
+        roundedRect(cr, x0 - track / 2, f.center.y - track / 2, knob.x - x0 + track, track, track / 2)
+        setColor(cr, v.color)
+        cairo_fill(cr)
+        drawKnob(cr, at: knob, radius: v.knobRadius * 0.55)
+    }
+
+    private func drawSwitch(_ cr: OpaquePointer, _ v: ViewState) {
+        let f = v.baseFrame
+        let r = f.height / 2
+        roundedRect(cr, f.minX, f.minY, f.width, f.height, r)
+        if v.isOn {
+            setColor(cr, v.color)
+        } else {
+            cairo_set_source_rgb(cr, 0.62, 0.64, 0.67)
+        }
+        cairo_fill(cr)
+        drawKnob(cr, at: v.knobCenter(), radius: r - 4)
+    }
+
+    private func drawKnob(_ cr: OpaquePointer, at c: Point, radius: Double) {
+        cairo_arc(cr, c.x, c.y + 1.5, radius + 1, 0, 2 * Double.pi)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.18)
+        cairo_fill(cr)
+        cairo_arc(cr, c.x, c.y, radius, 0, 2 * Double.pi)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_fill(cr)
+    }
+
+    // MARK: Paths and colours
+
+    private func roundedRect(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ r: Double) {
+        let r = max(0, min(r, w / 2, h / 2))
+        let quarter = Double.pi / 2
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x + w - r, y + r, r, -quarter, 0)
+        cairo_arc(cr, x + w - r, y + h - r, r, 0, quarter)
+        cairo_arc(cr, x + r, y + h - r, r, quarter, 2 * quarter)
+        cairo_arc(cr, x + r, y + r, r, 2 * quarter, 3 * quarter)
+        cairo_close_path(cr)
+    }
+
+    private func setColor(_ cr: OpaquePointer, _ c: Color, times k: Double = 1, alpha: Double = 1) {
+        cairo_set_source_rgba(cr, Double(c.red) / 255 * k, Double(c.green) / 255 * k, Double(c.blue) / 255 * k, alpha)
+    }
+}

@@ -1,0 +1,112 @@
+import Geometry
+import Gestures
+import Render
+import Scene
+import Testing
+
+/// Redrawing only the damage gives the same pixels as drawing everything.
+@Suite struct DamageTests {
+    @Test func aFrameWithNoChangeHasNoDamage() throws {
+        let driver = try TouchDriver()
+        var tracker = DamageTracker(width: 800, height: 480)
+        #expect(tracker.damage(for: driver.scene, at: driver.now) == [Rect(x: 0, y: 0, width: 800, height: 480)])
+        #expect(tracker.damage(for: driver.scene, at: driver.now).isEmpty)
+        driver.wait(1)
+        #expect(tracker.damage(for: driver.scene, at: driver.now).isEmpty)
+    }
+
+    @Test func aThemeChangeDamagesTheWholeScreen() throws {
+        let driver = try TouchDriver()
+        var tracker = DamageTracker(width: 800, height: 480)
+        _ = tracker.damage(for: driver.scene, at: driver.now)
+        driver.swipeLeft(at: 320)
+        #expect(tracker.damage(for: driver.scene, at: driver.now) == [Rect(x: 0, y: 0, width: 800, height: 480)])
+    }
+
+    @Test func movingTheSliderDamagesOnlyTheSlider() throws {
+        let driver = try TouchDriver()
+        var tracker = DamageTracker(width: 800, height: 480)
+        _ = tracker.damage(for: driver.scene, at: driver.now)
+        let slider = driver.scene.views.first { $0.kind == .slider }!
+        driver.drag(from: slider.knobCenter(), to: slider.knobCenter() + Point(x: 60, y: 0))
+        let damage = tracker.damage(for: driver.scene, at: driver.now)
+        #expect(!damage.isEmpty)
+        #expect(damage.allSatisfy { $0.intersects(slider.baseFrame) && $0.width < 320 })
+    }
+
+    @Test(arguments: PixelFormat.allCases, [1, 2, 3, 4, 5, 6] as [UInt64])
+    func damageOnlyRedrawEqualsFullRedraw(format: PixelFormat, seed: UInt64) throws {
+        let driver = try TouchDriver()
+        let renderer = try SceneRenderer()
+        let incremental = try PixelBuffer(width: 800, height: 480, format: format)
+        let full = try PixelBuffer(width: 800, height: 480, format: format)
+        var tracker = DamageTracker(width: 800, height: 480)
+        var frames = 0, mismatches = 0, firstMismatch = ""
+        driver.onFrame = { scene, now in
+            let damage = tracker.damage(for: scene, at: now)
+            renderer.draw(scene: scene, at: now, into: incremental, clip: damage)
+            renderer.draw(scene: scene, at: now, into: full)
+            frames += 1
+            if !incremental.hasSamePixels(as: full) {
+                mismatches += 1
+                if mismatches == 1 { firstMismatch = "frame \(frames): \(firstDifference(incremental, full)) damage \(damage)" }
+            }
+        }
+        var random = SplitMix64(seed: seed)
+        for _ in 0..<10 { randomChange(driver, &random) }
+        #expect(frames > 50)
+        #expect(mismatches == 0, "\(mismatches) of \(frames) frames differ (\(format), seed \(seed)); first: \(firstMismatch)")
+    }
+
+    /// One scene change: a gesture somewhere, with random places and sizes.
+    private func randomChange(_ driver: TouchDriver, _ random: inout SplitMix64) {
+        let scene = driver.scene
+        let squares = scene.views.indices.filter { scene.views[$0].kind == .square }
+        let square = scene.views[squares[Int(random.next() % UInt64(squares.count))]]
+        func jitter(_ r: Double) -> Double { (Double(random.next() % 1000) / 500 - 1) * r }
+        switch random.next() % 8 {
+        case 0: driver.drag(from: square.center, to: square.center + Point(x: jitter(200), y: jitter(120)))
+        case 1: driver.pinchAndRotate(square.center, scale: 1 + jitter(0.4), angle: jitter(0.8), over: 0.3)
+        case 2:
+            driver.down(0, at: square.center)
+            driver.wait(0.6)
+            driver.move([0: square.center + Point(x: jitter(100), y: jitter(60))], over: 0.2)
+            driver.up(0)
+            driver.wait(0.4)
+        case 3: driver.swipeLeft(at: 330)
+        case 4:
+            let slider = scene.views.first { $0.kind == .slider }!
+            driver.drag(from: slider.knobCenter(), to: Point(x: slider.baseFrame.center.x + jitter(170), y: slider.baseFrame.center.y))
+        case 5: driver.tap(scene.views.first { $0.kind == .toggle }!.baseFrame.center)
+        case 6:
+            driver.down(0, at: scene.views.first { $0.kind == .button }!.baseFrame.center)
+            driver.wait(0.1)
+            driver.up(0)
+        default: driver.tap(square.center)
+        }
+        driver.wait(0.1)
+    }
+}
+
+/// Where two buffers first differ, and how.
+func firstDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> String {
+    for y in 0..<a.height {
+        for x in 0..<a.width where a.rgb(x: x, y: y) != b.rgb(x: x, y: y) {
+            return "(\(x), \(y)): \(a.rgb(x: x, y: y)) vs \(b.rgb(x: x, y: y))"
+        }
+    }
+    return "none"
+}
+
+/// A small seeded generator, so every run makes the same changes.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}
