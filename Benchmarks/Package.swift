@@ -15,6 +15,25 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The yardstick for the renderer: the same frame drawn by plain C calling cairo.
+        .target(
+            name: "CairoReference",
+            cSettings: [.unsafeFlags(["-I/usr/include/cairo", "-I/usr/include/freetype2"])],
+            linkerSettings: [.linkedLibrary("cairo"), .linkedLibrary("freetype"), .linkedLibrary("m")]
+        ),
+        .executableTarget(
+            name: "RenderFrame",
+            dependencies: [
+                "CairoReference",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Render", package: kiosk),
+                .product(name: "Scene", package: kiosk),
+                .product(name: "Gestures", package: kiosk),
+                .product(name: "KioskConfig", package: kiosk),
+            ],
+            path: "Benchmarks/RenderFrame",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "GestureFrame",
             dependencies: [

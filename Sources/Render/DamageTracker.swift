@@ -9,8 +9,12 @@ import Scene
 /// A theme change damages the whole screen.
 public struct DamageTracker {
     public let screen: Rect
-    private var previous: [ViewLook]?
+    // What each view looked like when last drawn, and this frame's looks: two buffers, swapped.
+    private var previous: [ViewLook] = []
+    private var current: [ViewLook] = []
+    private var hasPrevious = false
     private var previousTheme = -1
+    private var whole: [Rect] = []
 
     public init(width: Int, height: Int) {
         screen = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
@@ -18,38 +22,68 @@ public struct DamageTracker {
 
     /// The damage of the frame showing `scene` at `now`, remembered as drawn; empty when nothing changed.
     public mutating func damage(for scene: KioskScene, at now: Instant) -> [Rect] {
-        let looks = scene.views.indices.map { ViewLook(scene, ViewID($0), at: now) }
+        var rects: [Rect] = []
+        damage(for: scene, at: now, into: &rects)
+        return rects
+    }
+
+    /// As `damage(for:at:)`, into storage the caller keeps: once warmed up, nothing is allocated.
+    public mutating func damage(for scene: KioskScene, at now: Instant, into rects: inout [Rect]) {
+        rects.removeAll(keepingCapacity: true)
+        current.removeAll(keepingCapacity: true)
+        for i in scene.views.indices { current.append(ViewLook(scene, ViewID(i), at: now)) }
         defer {
-            previous = looks
+            swap(&previous, &current)
+            hasPrevious = true
             previousTheme = scene.views[0].themeIndex
         }
-        guard let previous, previous.count == looks.count, previousTheme == scene.views[0].themeIndex else { return [screen] }
-        var rects: [Rect] = []
-        for (old, new) in zip(previous, looks) where old != new {
-            for r in [old.bounds, new.bounds] {
-                if let r = aligned(r) { rects.append(r) }
-            }
+        guard hasPrevious, previous.count == current.count, previousTheme == scene.views[0].themeIndex else {
+            rects.append(screen)
+            return
         }
-        guard !rects.isEmpty else { return [] }
+        for i in current.indices where previous[i] != current[i] {
+            if let r = aligned(previous[i].bounds) { rects.append(r) }
+            if let r = aligned(current[i].bounds) { rects.append(r) }
+        }
+        guard !rects.isEmpty else { return }
         // A shape cut by a damage edge comes out a level off along the cut (cairo clips the path
         // first), so damage grows to hold every view it touches whole.
-        let whole = looks.dropFirst().compactMap { aligned($0.bounds) }
-        return rects.map { r in
-            var r = r
+        whole.removeAll(keepingCapacity: true)
+        for look in current.dropFirst() { if let r = aligned(look.bounds) { whole.append(r) } }
+        for k in rects.indices {
             var grew = true
             while grew {
                 grew = false
-                for b in whole where r.intersects(b) && r.union(b) != r {
-                    r = r.union(b)
+                for b in whole where rects[k].intersects(b) && rects[k].union(b) != rects[k] {
+                    rects[k] = rects[k].union(b)
                     grew = true
                 }
             }
-            return r
+        }
+        // Overlapping rectangles become one, so no pixel is drawn twice: a moving square's old and
+        // new places are mostly the same pixels. In place, without allocating.
+        var merged = true
+        while merged {
+            merged = false
+            var i = 0
+            while i < rects.count {
+                var j = i + 1
+                while j < rects.count {
+                    if rects[i].intersects(rects[j]) {
+                        rects[i] = rects[i].union(rects[j])
+                        rects.remove(at: j)
+                        merged = true
+                    } else {
+                        j += 1
+                    }
+                }
+                i += 1
+            }
         }
     }
 
     /// Forgets the last frame: the next one is damaged whole.
-    public mutating func invalidate() { previous = nil }
+    public mutating func invalidate() { hasPrevious = false }
 
     /// `r` grown to whole pixels and cut to the screen; nil when off screen.
     private func aligned(_ r: Rect) -> Rect? {

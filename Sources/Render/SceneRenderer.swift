@@ -6,6 +6,9 @@ import Scene
 /// Draws the kiosk scene with cairo: the canvas theme, the squares in z order, the controls above them.
 public final class SceneRenderer {
     public let font: Font
+    /// Reused every frame, so drawing allocates nothing of its own once warmed up.
+    private var squareOrder: [Int] = []
+    private var buttonTexts: [(label: String, taps: Int, text: String)?] = []
 
     public init(font: Font) { self.font = font }
 
@@ -26,7 +29,7 @@ public final class SceneRenderer {
     public func draw(scene: KioskScene, at now: Instant, into buffer: PixelBuffer, clip: [Rect]? = nil) {
         guard let clip else {
             let cr = cairo_create(buffer.surface)!
-            paint(cr, scene, at: now)
+            paint(cr, scene, at: now, region: nil)
             cairo_destroy(cr)
             cairo_surface_flush(buffer.surface)
             return
@@ -42,7 +45,7 @@ public final class SceneRenderer {
             let part = cairo_image_surface_create_for_data(data, buffer.format.cairoFormat, Int32(x1 - x0), Int32(y1 - y0), Int32(buffer.stride))!
             let cr = cairo_create(part)!
             cairo_translate(cr, Double(-x0), Double(-y0))
-            paint(cr, scene, at: now)
+            paint(cr, scene, at: now, region: Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0)))
             cairo_destroy(cr)
             cairo_surface_flush(part)
             cairo_surface_destroy(part)
@@ -50,19 +53,33 @@ public final class SceneRenderer {
         cairo_surface_mark_dirty(buffer.surface)
     }
 
-    private func paint(_ cr: OpaquePointer, _ scene: KioskScene, at now: Instant) {
+    /// Paints the scene; with `region`, views whose ink cannot reach it are left out (the same pixels, less work).
+    private func paint(_ cr: OpaquePointer, _ scene: KioskScene, at now: Instant, region: Rect?) {
         let theme = SceneRenderer.theme(of: scene)
         setColor(cr, theme.background)
         cairo_paint(cr)
 
-        let squares = scene.views.indices.filter { scene.views[$0].kind == .square }
-            .sorted { scene.views[$0].z < scene.views[$1].z }
-        for i in squares { drawSquare(cr, scene, ViewID(i), at: now, theme: theme) }
+        func reaches(_ i: Int) -> Bool {
+            guard let region else { return true }
+            return ViewLook(scene, ViewID(i), at: now).bounds.intersects(region)
+        }
+        // Squares back to front: an insertion sort by z in reused storage.
+        squareOrder.removeAll(keepingCapacity: true)
+        for i in scene.views.indices where scene.views[i].kind == .square && reaches(i) {
+            var j = squareOrder.count
+            squareOrder.append(i)
+            while j > 0, scene.views[squareOrder[j - 1]].z > scene.views[i].z {
+                squareOrder[j] = squareOrder[j - 1]
+                j -= 1
+            }
+            squareOrder[j] = i
+        }
+        for i in squareOrder { drawSquare(cr, scene, ViewID(i), at: now, theme: theme) }
 
         cairo_set_font_face(cr, font.face)
-        for v in scene.views {
+        for (i, v) in scene.views.enumerated() where v.kind != .canvas && v.kind != .square && reaches(i) {
             switch v.kind {
-            case .button: drawButton(cr, v)
+            case .button: drawButton(cr, v, index: i)
             case .slider: drawSlider(cr, v, theme: theme)
             case .toggle: drawSwitch(cr, v)
             case .canvas, .square: break
@@ -120,7 +137,16 @@ public final class SceneRenderer {
 
     // MARK: Controls
 
-    private func drawButton(_ cr: OpaquePointer, _ v: ViewState) {
+    /// The button's label with its tap count, made again only when the count changes.
+    private func buttonText(_ v: ViewState, index: Int) -> String {
+        if buttonTexts.count <= index { buttonTexts.append(contentsOf: repeatElement(nil, count: index + 1 - buttonTexts.count)) }
+        if let t = buttonTexts[index], t.taps == v.taps, t.label == v.label { return t.text }
+        let text = "\(v.label) · \(v.taps)"
+        buttonTexts[index] = (v.label, v.taps, text)
+        return text
+    }
+
+    private func drawButton(_ cr: OpaquePointer, _ v: ViewState, index: Int) {
         let f = v.baseFrame
         roundedRect(cr, f.minX, f.minY + 2, f.width, f.height, 12)
         cairo_set_source_rgba(cr, 0, 0, 0, v.isHighlighted ? 0.06 : 0.14)
@@ -129,7 +155,7 @@ public final class SceneRenderer {
         setColor(cr, v.color, times: v.isHighlighted ? 0.72 : 1)
         cairo_fill(cr)
         cairo_set_font_size(cr, 22)
-        let text = "\(v.label) · \(v.taps)"
+        let text = buttonText(v, index: index)
         var extents = cairo_text_extents_t()
         cairo_text_extents(cr, text, &extents)
         var font = cairo_font_extents_t()

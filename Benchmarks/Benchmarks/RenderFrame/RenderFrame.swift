@@ -1,0 +1,123 @@
+import Benchmark
+import CairoReference
+import Foundation
+import Geometry
+import Gestures
+import KioskConfig
+import Render
+import Scene
+
+/// Drawing the default scene at 800x480. Targets: a one-square drag frame (damage only) costs
+/// under 20% of a full frame; a full frame is within 1.5x of plain C calling cairo directly.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
+        warmupIterations: 20,
+        scalingFactor: .one,
+        maxDuration: .seconds(3),
+        maxIterations: 5_000
+    )
+
+    Benchmark("full frame, XRGB8888 (Swift renderer)") { benchmark in
+        let f = try Frames(.xrgb8888)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { f.renderer.draw(scene: f.scene, at: f.now, into: f.buffer) }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("full frame, XRGB8888 (plain C calling cairo)") { benchmark in
+        let f = try Frames(.xrgb8888)
+        guard let reference = reference_renderer_create(Font.defaultPath) else { fatalError("cannot load \(Font.defaultPath)") }
+        defer { reference_renderer_destroy(reference) }
+        var s = f.referenceScene()
+        "\(f.scene.views[4].label) · \(f.scene.views[4].taps)".withCString { text in
+            s.button_text = text
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                reference_draw(reference, f.buffer.bytes.assumingMemoryBound(to: UInt8.self), 800, 480, Int32(f.buffer.stride), &s)
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    Benchmark("full frame, RGB565 (Swift renderer)") { benchmark in
+        let f = try Frames(.rgb565)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { f.renderer.draw(scene: f.scene, at: f.now, into: f.buffer) }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("one-square drag frame, damage only, XRGB8888") { benchmark in
+        let f = try Frames(.xrgb8888)
+        for _ in 0..<40 { f.dragStep() }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { f.dragStep() }
+        benchmark.stopMeasurement()
+    }
+}
+
+/// The default scene, a renderer, a shadow buffer, and a finger dragging the yellow square.
+final class Frames {
+    let scene: KioskScene
+    let renderer: SceneRenderer
+    let buffer: PixelBuffer
+    var now = Instant(seconds: 1)
+    private var tracker = DamageTracker(width: 800, height: 480)
+    private var damage: [Rect] = []
+    private var frames: [TouchFrame] = []
+    private var step = 0
+
+    init(_ format: PixelFormat) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let config = try KioskConfiguration.load(path: root.appendingPathComponent("config/kiosk.toml").path)
+        scene = try KioskScene(config.scene, recordsEvents: false)
+        renderer = try SceneRenderer()
+        buffer = try PixelBuffer(width: 800, height: 480, format: format)
+        damage.reserveCapacity(64)
+        renderer.draw(scene: scene, at: now, into: buffer)
+        _ = tracker.damage(for: scene, at: now)
+        // The finger goes down on yellow, then moves back and forth along a line, a frame at a time.
+        let id = TouchID(1)
+        scene.handle(TouchFrame(time: now, touches: [Touch(id: id, phase: .began, location: Point(x: 160, y: 190))]))
+        for k in 0..<60 {
+            let x = 160 + 3 * Double(k < 30 ? k : 60 - k)
+            frames.append(TouchFrame(time: now, touches: [Touch(id: id, phase: .moved, location: Point(x: x, y: 190 + Double(k % 7)))]))
+        }
+    }
+
+    /// One frame of the drag: the scene moves the square, the damage is found and redrawn.
+    func dragStep() {
+        now.microseconds += 16_667
+        frames[step].time = now
+        scene.handle(frames[step])
+        step = (step + 1) % frames.count
+        tracker.damage(for: scene, at: now, into: &damage)
+        renderer.draw(scene: scene, at: now, into: buffer, clip: damage)
+    }
+
+    /// The same frame as plain numbers for the C reference.
+    func referenceScene() -> reference_scene {
+        func rgb(_ c: Color) -> (Double, Double, Double) { (Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255) }
+        let theme = scene.definition.views[0].themes[0]
+        var s = reference_scene()
+        s.background = rgb(theme.background)
+        s.foreground = rgb(theme.foreground)
+        var squares: [reference_square] = []
+        for v in scene.views where v.kind == .square {
+            let c = rgb(v.color)
+            squares.append(reference_square(cx: v.center.x, cy: v.center.y, side: v.side, rotation: v.rotation, r: c.0, g: c.1, b: c.2))
+        }
+        s.squares = (squares[0], squares[1], squares[2])
+        for v in scene.views {
+            let f = (v.baseFrame.minX, v.baseFrame.minY, v.baseFrame.width, v.baseFrame.height)
+            switch v.kind {
+            case .button: (s.button, s.button_color) = (f, rgb(v.color))
+            case .slider: (s.slider, s.slider_color, s.slider_knob_x) = (f, rgb(v.color), v.knobCenter().x)
+            case .toggle: (s.toggle, s.toggle_color, s.toggle_knob_x) = (f, rgb(v.color), v.knobCenter().x)
+            default: break
+            }
+        }
+        return s
+    }
+}
