@@ -86,6 +86,10 @@ public struct TouchDecoder: Sendable {
     /// Calibration and orientation, applied to every position.
     public let calibration: TouchCalibration
     private let calibrates: Bool
+    public let filters: TouchFilters
+    /// Single touch with a pressure threshold: what BTN_TOUCH and ABS_PRESSURE say now.
+    private var buttonDown = false
+    private var pressure: Int32 = 0
     private var slots: [Slot]
     /// The slot the multitouch values refer to; -1 after an `ABS_MT_SLOT` beyond the slots.
     private var currentSlot = 0
@@ -107,8 +111,9 @@ public struct TouchDecoder: Sendable {
     /// `positionAxes` reads single-touch positions from other axes than `ABS_X/ABS_Y`.
     public init(
         device: DeviceDescription, screen: Size, positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil,
-        calibration: TouchCalibration = .identity, firstTouchID: Int = 1
+        calibration: TouchCalibration = .identity, filters: TouchFilters = .none, firstTouchID: Int = 1
     ) throws(TouchDecoderError) {
+        self.filters = filters
         nextTouchID = firstTouchID
         self.calibration = calibration
         calibrates = !calibration.isIdentity
@@ -216,6 +221,7 @@ public struct TouchDecoder: Sendable {
         case .singleTouch:
             if axis == xAxis { slots[0].x = clamped(value, xMapping) }
             if axis == yAxis { slots[0].y = clamped(value, yMapping) }
+            if axis == .pressure { pressure = value }
         case .multitouch:
             if axis == .multitouchSlot {
                 if value >= 0 && Int(value) < slots.count {
@@ -253,6 +259,8 @@ public struct TouchDecoder: Sendable {
     private mutating func touchButton(down: Bool) {
         switch mode {
         case .singleTouch:
+            // With a pressure threshold, the press is decided at the report's end, with the pressure.
+            guard filters.minimumPressure == nil else { return buttonDown = down }
             if down, slots[0].touch == nil { begin(0, trackingID: 0) }
             if !down { end(0) }
         case .multitouch:
@@ -296,6 +304,11 @@ public struct TouchDecoder: Sendable {
 
     private mutating func finishReport(at time: Instant) -> TouchFrame? {
         counters.reports += 1
+        if case .singleTouch = mode, let minimum = filters.minimumPressure {
+            let pressed = buttonDown && pressure >= minimum
+            if pressed, slots[0].touch == nil { begin(0, trackingID: 0) }
+            if !pressed, slots[0].touch != nil { end(0) }
+        }
         if touchButtonReleased {
             // Nothing touches any more, so a slot still holding a contact lost its lift: never leave
             // it stuck. It is cancelled, not ended: it never lifted there. The kernel does exactly
@@ -327,7 +340,12 @@ public struct TouchDecoder: Sendable {
                 changed = true
             }
             if let touch = slots[slot].touch {
-                let (x, y) = (slots[slot].x, slots[slot].y)
+                var (x, y) = (slots[slot].x, slots[slot].y)
+                let jitter = Int64(filters.jitterUnits)
+                if jitter > 0, !slots[slot].began,
+                   abs(Int64(x) - Int64(slots[slot].reportedX)) < jitter, abs(Int64(y) - Int64(slots[slot].reportedY)) < jitter {
+                    (x, y) = (slots[slot].reportedX, slots[slot].reportedY)
+                }
                 let location = point(x, y)
                 let phase: TouchPhase
                 if slots[slot].began {

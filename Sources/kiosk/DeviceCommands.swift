@@ -105,13 +105,20 @@ struct TouchesCommand: ParsableCommand {
     @Flag(help: "Mirror the touches top-bottom, after calibration.")
     var flipY = false
 
+    @Option(help: "Resistive panels: ignore moves smaller than this many device units (off: 0).")
+    var jitter: Int32 = 0
+
+    @Option(help: "Single-touch panels: a press counts only from this ABS_PRESSURE on.")
+    var minimumPressure: Int32?
+
     func run() throws {
         let parts = screen.split(separator: "x").compactMap { Double($0) }
         guard parts.count == 2 else { throw ValidationError("--screen: expected WIDTHxHEIGHT such as 800x480, found '\(screen)'") }
         let size = Size(width: parts[0], height: parts[1])
         if follow { return try runFollowing(size) }
         let d = try openTouchscreen(device)
-        var decoder = try TouchDecoder(device: d.description, screen: size, calibration: try calibrationFor(d.description, size))
+        var decoder = try TouchDecoder(device: d.description, screen: size, calibration: try calibrationFor(d.description, size),
+                                       filters: TouchFilters(jitterUnits: jitter, minimumPressure: minimumPressure))
         var origin: Instant?
         FileHandle.standardError.write(Data("kiosk touches: listening to \(d.path) (\"\(d.description.name)\")\n".utf8))
         _ = try EventPump.run(d, seconds: duration) { event in
