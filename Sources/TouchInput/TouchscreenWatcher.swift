@@ -23,6 +23,7 @@ public final class TouchscreenWatcher {
     public let grabs: Bool
     public let screen: Size
     public let calibration: TouchCalibration
+    public let filters: TouchFilters
     public private(set) var device: EvdevDevice?
     private var decoder: TouchDecoder?
     private let inotify: Int32
@@ -32,7 +33,8 @@ public final class TouchscreenWatcher {
     private var nextTouchID = 1
 
     public init(directory: String = "/dev/input", wanted: String? = nil, grab: Bool = true, screen: Size,
-                calibration: TouchCalibration = .identity) throws(InputDeviceError) {
+                calibration: TouchCalibration = .identity, filters: TouchFilters = .none) throws(InputDeviceError) {
+        self.filters = filters
         self.directory = directory
         self.wanted = wanted
         grabs = grab
@@ -63,7 +65,7 @@ public final class TouchscreenWatcher {
         do {
             let d = try EvdevDevice(path: entry.path)
             if grabs { try d.grab() }
-            decoder = try TouchDecoder(device: d.description, screen: screen, calibration: calibration, firstTouchID: nextTouchID)
+            decoder = try TouchDecoder(device: d.description, screen: screen, calibration: calibration, filters: filters, firstTouchID: nextTouchID)
             device = d
             if case .success(let kind) = entry.verdict { body(.attached(path: d.path, name: d.description.name, kind: kind)) }
         } catch {

@@ -133,7 +133,8 @@ struct TouchesCommand: ParsableCommand {
     private func runFollowing(_ size: Size) throws {
         guard pointercal == nil else { throw ValidationError("--pointercal needs the device's axes: use it without --follow") }
         let calibration = try calibrationFor(DeviceDescription(name: ""), size)
-        let watcher = try TouchscreenWatcher(wanted: device, grab: false, screen: size, calibration: calibration)
+        let watcher = try TouchscreenWatcher(wanted: device, grab: false, screen: size, calibration: calibration,
+                                             filters: TouchFilters(jitterUnits: jitter, minimumPressure: minimumPressure))
         var origin: Instant?
         func handle(_ e: TouchscreenWatcher.Event) {
             switch e {
