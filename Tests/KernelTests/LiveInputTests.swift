@@ -9,39 +9,7 @@ import TouchInput
 /// FT5406 panel. One VM boot serves every test here (Tests/vm/live-input.sh).
 @Suite("Live input on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
 struct LiveInputTests {
-    /// A pinch, a tap whose press and release share one report, and a drag.
-    static let played: EvemuTrace = {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 370, y: 190))
-        panel.down(1, at: Point(x: 430, y: 190))
-        panel.sync()
-        for step in 1...10 {
-            panel.wait(1.0 / 60)
-            panel.move(0, to: Point(x: 370 - Double(step) * 4, y: 190 + Double(step)))
-            panel.move(1, to: Point(x: 430 + Double(step) * 4, y: 190 - Double(step)))
-            panel.sync()
-        }
-        panel.wait(1.0 / 60)
-        panel.up(0)
-        panel.up(1)
-        panel.sync()
-        panel.wait(0.1)
-        panel.down(2, at: Point(x: 130, y: 424))
-        panel.up(2)
-        panel.sync()
-        panel.wait(0.1)
-        panel.down(3, at: Point(x: 160, y: 190))
-        panel.sync()
-        for step in 1...8 {
-            panel.wait(1.0 / 60)
-            panel.move(3, to: Point(x: 160 + Double(step) * 6, y: 190 + Double(step) * 5))
-            panel.sync()
-        }
-        panel.wait(1.0 / 60)
-        panel.up(3)
-        panel.sync()
-        return panel.trace
-    }()
+    static let played = Traces.pinchTapDrag
 
     /// Two fingers come down (`floodDown`, played while kiosk reads), then drag for 2000 reports
     /// stamped with one time, so evemu-play sends them at once, and lift (`floodRest`, played
@@ -111,12 +79,7 @@ struct LiveInputTests {
     }
 
     @Test func touchesDeliversExactlyTheFramesTheTraceDecoderGives() throws {
-        var decoder = try TouchDecoder(device: Self.played.device, screen: Size(width: 800, height: 480))
-        var expected: [String] = []
-        for event in Self.played.events {
-            if let f = decoder.feed(event) { expected.append(TouchFrameText.touches(f)) }
-            while let f = decoder.nextPendingFrame() { expected.append(TouchFrameText.touches(f)) }
-        }
+        let expected = try Traces.decodedFrames(Self.played)
         let live = try section("TOUCHES").split(separator: "\n").map { line in
             String(line.split(separator: " ", maxSplits: 1).last ?? "")
         }
@@ -128,8 +91,7 @@ struct LiveInputTests {
         let recorded = try EvemuTrace.parse(try section("RECORDED"), file: "recorded.evemu")
         #expect(recorded.device.name == Self.played.device.name)
         #expect(recorded.device.axes == Self.played.device.axes)
-        let raw = { (t: EvemuTrace) in t.events.map { "\($0.type.rawValue) \($0.code.rawValue) \($0.value)" } }
-        #expect(raw(recorded) == raw(Self.played))
+        #expect(Traces.rawEvents(recorded) == Traces.rawEvents(Self.played))
         #expect(recorded.events.first?.time == .zero)
         #expect(try section("RECORD-LOG").contains("\(Self.played.events.count) events from /dev/input/event"))
     }
