@@ -8,6 +8,17 @@ public final class SceneRenderer {
     public let font: Font
     /// Reused every frame, so drawing allocates nothing of its own once warmed up.
     private var squareOrder: [Int] = []
+    /// Each square drawn once, shadow and all, and composited at its place while its look holds:
+    /// a drag repaints one image instead of eleven anti-aliased fills.
+    private var squareImages: [SquareImage?] = []
+
+    deinit { forgetSquareImages() }
+
+    /// Drops the squares' drawn images; the next frame draws every square afresh.
+    public func forgetSquareImages() {
+        for image in squareImages { if let image { cairo_surface_destroy(image.surface) } }
+        squareImages.removeAll(keepingCapacity: true)
+    }
     private var buttonTexts: [(label: String, taps: Int, text: String)?] = []
 
     public init(font: Font) { self.font = font }
@@ -56,7 +67,7 @@ public final class SceneRenderer {
     /// Paints the scene; with `region`, views whose ink cannot reach it are left out (the same pixels, less work).
     private func paint(_ cr: OpaquePointer, _ scene: KioskScene, at now: Instant, region: Rect?) {
         let theme = SceneRenderer.theme(of: scene)
-        setColor(cr, theme.background)
+        Self.setColor(cr, theme.background)
         cairo_paint(cr)
 
         func reaches(_ i: Int) -> Bool {
@@ -102,37 +113,18 @@ public final class SceneRenderer {
         let v = scene.views[id.rawValue]
         let lift = scene.liftFactor(of: id, at: now)
         let side = v.side * v.scale * lift
-        let radius = min(12, side * 0.1)
         // 0 at rest, 1 fully lifted: the shadow grows and the outline fades in with the lift.
         let raised = scene.definition.liftScale > 1 ? min(1, max(0, (lift - 1) / (scene.definition.liftScale - 1))) : (v.lifted ? 1 : 0)
-        cairo_save(cr)
-        cairo_translate(cr, v.center.x, v.center.y)
-        // The shadow falls straight down whatever the square's rotation.
-        // Many faint layers, each a little larger: a soft edge without a blur.
-        let layers = 10
-        for k in 0..<layers {
-            let spread = 1 + Double(k) * (0.6 + 0.7 * raised)
-            let offset = 2 + 4 * raised
-            cairo_save(cr)
-            cairo_translate(cr, 0, offset)
-            cairo_rotate(cr, v.rotation)
-            roundedRect(cr, -side / 2 - spread, -side / 2 - spread, side + 2 * spread, side + 2 * spread, radius + spread)
-            cairo_set_source_rgba(cr, 0, 0, 0, 0.022 + 0.01 * raised)
-            cairo_fill(cr)
-            cairo_restore(cr)
+        let look = SquareLook(side: side, rotation: v.rotation, raised: raised, color: v.color)
+        if squareImages.count <= id.rawValue { squareImages.append(contentsOf: repeatElement(nil, count: id.rawValue + 1 - squareImages.count)) }
+        if squareImages[id.rawValue]?.look != look {
+            if let old = squareImages[id.rawValue] { cairo_surface_destroy(old.surface) }
+            squareImages[id.rawValue] = SquareImage(look)
         }
-        cairo_rotate(cr, v.rotation)
-        roundedRect(cr, -side / 2, -side / 2, side, side, radius)
-        setColor(cr, v.color)
-        cairo_fill_preserve(cr)
-        if raised > 0 {
-            cairo_set_line_width(cr, 4)
-            cairo_set_source_rgba(cr, 1, 1, 1, 0.9 * raised)
-            cairo_stroke(cr)
-        } else {
-            cairo_new_path(cr)
-        }
-        cairo_restore(cr)
+        let image = squareImages[id.rawValue]!
+        // At whole pixels, so the image is copied, not resampled.
+        cairo_set_source_surface(cr, image.surface, (v.center.x - image.half).rounded(), (v.center.y - image.half).rounded())
+        cairo_paint(cr)
     }
 
     // MARK: Controls
@@ -148,11 +140,11 @@ public final class SceneRenderer {
 
     private func drawButton(_ cr: OpaquePointer, _ v: ViewState, index: Int) {
         let f = v.baseFrame
-        roundedRect(cr, f.minX, f.minY + 2, f.width, f.height, 12)
+        Self.roundedRect(cr, f.minX, f.minY + 2, f.width, f.height, 12)
         cairo_set_source_rgba(cr, 0, 0, 0, v.isHighlighted ? 0.06 : 0.14)
         cairo_fill(cr)
-        roundedRect(cr, f.minX, f.minY, f.width, f.height, 12)
-        setColor(cr, v.color, times: v.isHighlighted ? 0.72 : 1)
+        Self.roundedRect(cr, f.minX, f.minY, f.width, f.height, 12)
+        Self.setColor(cr, v.color, times: v.isHighlighted ? 0.72 : 1)
         cairo_fill(cr)
         cairo_set_font_size(cr, 22)
         let text = buttonText(v, index: index)
@@ -173,11 +165,11 @@ public final class SceneRenderer {
         let knob = v.knobCenter()
         let track = 8.0
         let x0 = f.minX + v.knobRadius, x1 = f.maxX - v.knobRadius
-        roundedRect(cr, x0 - track / 2, f.center.y - track / 2, x1 - x0 + track, track, track / 2)
-        setColor(cr, theme.foreground, alpha: 0.22)
+        Self.roundedRect(cr, x0 - track / 2, f.center.y - track / 2, x1 - x0 + track, track, track / 2)
+        Self.setColor(cr, theme.foreground, alpha: 0.22)
         cairo_fill(cr)
-        roundedRect(cr, x0 - track / 2, f.center.y - track / 2, knob.x - x0 + track, track, track / 2)
-        setColor(cr, v.color)
+        Self.roundedRect(cr, x0 - track / 2, f.center.y - track / 2, knob.x - x0 + track, track, track / 2)
+        Self.setColor(cr, v.color)
         cairo_fill(cr)
         drawKnob(cr, at: knob, radius: v.knobRadius * 0.55)
     }
@@ -185,9 +177,9 @@ public final class SceneRenderer {
     private func drawSwitch(_ cr: OpaquePointer, _ v: ViewState) {
         let f = v.baseFrame
         let r = f.height / 2
-        roundedRect(cr, f.minX, f.minY, f.width, f.height, r)
+        Self.roundedRect(cr, f.minX, f.minY, f.width, f.height, r)
         if v.isOn {
-            setColor(cr, v.color)
+            Self.setColor(cr, v.color)
         } else {
             cairo_set_source_rgb(cr, 0.62, 0.64, 0.67)
         }
@@ -206,7 +198,7 @@ public final class SceneRenderer {
 
     // MARK: Paths and colours
 
-    private func roundedRect(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ r: Double) {
+    static func roundedRect(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ r: Double) {
         let r = max(0, min(r, w / 2, h / 2))
         let quarter = Double.pi / 2
         cairo_new_sub_path(cr)
@@ -217,7 +209,60 @@ public final class SceneRenderer {
         cairo_close_path(cr)
     }
 
-    private func setColor(_ cr: OpaquePointer, _ c: Color, times k: Double = 1, alpha: Double = 1) {
+    static func setColor(_ cr: OpaquePointer, _ c: Color, times k: Double = 1, alpha: Double = 1) {
         cairo_set_source_rgba(cr, Double(c.red) / 255 * k, Double(c.green) / 255 * k, Double(c.blue) / 255 * k, alpha)
+    }
+}
+
+/// What decides how a square looks, apart from where it is.
+struct SquareLook: Equatable {
+    var side: Double
+    var rotation: Double
+    var raised: Double
+    var color: Color
+}
+
+/// A square with its shadow and outline, drawn once into an image with room for the shadow.
+struct SquareImage {
+    let look: SquareLook
+    let surface: OpaquePointer
+    /// From the image's corner to the square's center.
+    let half: Double
+
+    init(_ look: SquareLook) {
+        self.look = look
+        let extent = look.side * (abs(_cos(look.rotation)) + abs(_sin(look.rotation))) + 2 * SceneRenderer.squareHalo
+        let size = Int(extent.rounded(.up)) + 2
+        half = Double(size) / 2
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size), Int32(size))!
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        let side = look.side, raised = look.raised
+        let radius = min(12, side * 0.1)
+        cairo_translate(cr, half, half)
+        // The shadow falls straight down whatever the square's rotation.
+        // Many faint layers, each a little larger: a soft edge without a blur.
+        for k in 0..<10 {
+            let spread = 1 + Double(k) * (0.6 + 0.7 * raised)
+            cairo_save(cr)
+            cairo_translate(cr, 0, 2 + 4 * raised)
+            cairo_rotate(cr, look.rotation)
+            SceneRenderer.roundedRect(cr, -side / 2 - spread, -side / 2 - spread, side + 2 * spread, side + 2 * spread, radius + spread)
+            cairo_set_source_rgba(cr, 0, 0, 0, 0.022 + 0.01 * raised)
+            cairo_fill(cr)
+            cairo_restore(cr)
+        }
+        cairo_rotate(cr, look.rotation)
+        SceneRenderer.roundedRect(cr, -side / 2, -side / 2, side, side, radius)
+        SceneRenderer.setColor(cr, look.color)
+        cairo_fill_preserve(cr)
+        if raised > 0 {
+            cairo_set_line_width(cr, 4)
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.9 * raised)
+            cairo_stroke(cr)
+        } else {
+            cairo_new_path(cr)
+        }
+        cairo_surface_flush(surface)
     }
 }

@@ -25,6 +25,17 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    // Every square drawn afresh, as on the first frame or while pinching: the same work as the C program.
+    Benchmark("full frame, XRGB8888, squares drawn afresh (Swift renderer)") { benchmark in
+        let f = try Frames(.xrgb8888)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            f.renderer.forgetSquareImages()
+            f.renderer.draw(scene: f.scene, at: f.now, into: f.buffer)
+        }
+        benchmark.stopMeasurement()
+    }
+
     Benchmark("full frame, XRGB8888 (plain C calling cairo)") { benchmark in
         let f = try Frames(.xrgb8888)
         guard let reference = reference_renderer_create(Font.defaultPath) else { fatalError("cannot load \(Font.defaultPath)") }
