@@ -9,8 +9,10 @@ let package = Package(
         .library(name: "Gestures", targets: ["Gestures"]),
         .library(name: "Scene", targets: ["Scene"]),
         .library(name: "KioskConfig", targets: ["KioskConfig"]),
+        .library(name: "InputEvents", targets: ["InputEvents"]),
         .library(name: "Runtime", targets: ["Runtime"]),
         .library(name: "Render", targets: ["Render"]),
+        .library(name: "Display", targets: ["Display"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,17 +45,23 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev", "libfreetype-dev"])]),
         // Drawing the scene with cairo into a shadow buffer, with damage tracking and PNG output.
         .target(name: "Render", dependencies: ["CCairo", "Scene", "Gestures", "Geometry"]),
+        // libdrm (apt libdrm-dev): the only module that talks to DRM/KMS imports it.
+        .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        // The panel: card, connector, mode, dumb buffers, page flips, restore; and a headless target.
+        .target(name: "Display", dependencies: ["CDRM", "Render", "Geometry"]),
         // The loop on a virtual clock (replay) and its outputs.
         .target(name: "Runtime", dependencies: ["Render", "Scene", "Gestures", "InputEvents", "KioskConfig", "Geometry"]),
         .executableTarget(name: "kiosk", dependencies: [
-            "Runtime", "TouchInput", "InputEvents", "Gestures", "Geometry",
+            "Runtime", "Display", "Render", "KioskConfig", "TouchInput", "InputEvents", "Gestures", "Geometry",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry"]),
         .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures", "Geometry"],
                     resources: [.copy("Fixtures")]),
         // Runs inside Debian's kernel under qemu (Tests/vm): real uinput, evdev and DRM.
-        .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "InputEvents", "Gestures", "Geometry"]),
+        .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "InputEvents", "Gestures", "Geometry",
+                                                       "Display", "Render", "Runtime", "KioskConfig"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "Geometry"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Runtime", "InputEvents", "Scene", "Gestures", "Geometry", "KioskConfig"],

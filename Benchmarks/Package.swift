@@ -15,6 +15,16 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .executableTarget(
+            name: "TouchDecoding",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "InputEvents", package: kiosk),
+                .product(name: "Gestures", package: kiosk),
+            ],
+            path: "Benchmarks/TouchDecoding",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // The yardstick for the renderer: the same frame drawn by plain C calling cairo.
         .target(
             name: "CairoReference",

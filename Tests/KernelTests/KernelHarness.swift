@@ -39,7 +39,10 @@ enum KernelHarness {
         return root.appendingPathComponent(".build/debug/kiosk").path
     }()
 
-    static func run(script: String, files: [String: String], binaries: [String] = []) throws -> Run {
+    /// `binaries` are host files copied into the working directory as they are (executables with
+    /// their shared libraries). With `screendump`, the screen is saved there as a PPM when the
+    /// script prints "KIOSK-SCREENDUMP" (see run-in-vm.sh).
+    static func run(script: String, files: [String: String], binaries: [String] = [], screendump: String? = nil) throws -> Run {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-vm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -56,6 +59,11 @@ enum KernelHarness {
         p.executableURL = root.appendingPathComponent("Tests/vm/run-in-vm.sh")
         p.arguments = arguments
         p.currentDirectoryURL = root
+        if let screendump {
+            var environment = ProcessInfo.processInfo.environment
+            environment["KIOSK_VM_SCREENDUMP"] = screendump
+            p.environment = environment
+        }
         let out = Pipe()
         p.standardOutput = out
         p.standardError = out

@@ -10,6 +10,10 @@
 # printed as "KIOSK-VM-EXIT <status>" and becomes this command's. Everything the VM needs (the
 # kernel package, its modules, busybox) is cached under $KIOSK_VM_DIR (default .build-vm/).
 # Needs: qemu-system-x86 busybox-static cpio kmod evemu-tools (installed by .ci/run).
+#
+# With KIOSK_VM_SCREENDUMP=FILE.ppm, the QEMU monitor listens on a socket, and when the script
+# prints a line "KIOSK-SCREENDUMP" the screen (virtio-gpu's scanout) is saved to FILE.ppm with
+# the monitor's screendump; the script goes on at once, so it must hold the frame a few seconds.
 set -euo pipefail
 
 script=${1:?usage: run-in-vm.sh SCRIPT [FILE...]}
@@ -97,10 +101,46 @@ chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$run/initrd.cpio.gz"
 
 serial="$run/serial.log"
+: > "$serial"
+monitor=(-monitor none)
+watcher=
+if [ -n "${KIOSK_VM_SCREENDUMP:-}" ]; then
+    monitor=(-monitor "unix:$run/monitor.sock,server,nowait")
+    python3 - "$serial" "$run/monitor.sock" "$KIOSK_VM_SCREENDUMP" "${KIOSK_VM_TIMEOUT:-180}" <<'PY' &
+import os, socket, sys, time
+serial, sock_path, dump, limit = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3]), float(sys.argv[4])
+end = time.time() + limit
+while b"KIOSK-SCREENDUMP" not in open(serial, "rb").read():
+    if time.time() > end:
+        sys.exit(0)
+    time.sleep(0.05)
+s = socket.socket(socket.AF_UNIX)
+s.connect(sock_path)
+def until_prompt():
+    data = b""
+    while not data.endswith(b"(qemu) "):
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    return data
+until_prompt()
+s.sendall(b"screendump " + dump.encode() + b"\n")
+reply = until_prompt()
+if b"rror" in reply:
+    print("run-in-vm: screendump: " + reply.decode(errors="replace"), file=sys.stderr)
+s.close()
+PY
+    watcher=$!
+fi
 timeout "${KIOSK_VM_TIMEOUT:-180}" qemu-system-x86_64 -accel tcg -m 512 -smp 1 -vga none -display none -no-reboot \
     -kernel "$work/kernel/vmlinux" -initrd "$run/initrd.cpio.gz" \
     -append "console=ttyS0 quiet panic=-1" \
-    -device virtio-gpu-pci,xres=800,yres=480 -serial "file:$serial" -monitor none || true
+    -device virtio-gpu-pci,xres=800,yres=480 -serial "file:$serial" "${monitor[@]}" || true
+if [ -n "$watcher" ]; then
+    kill "$watcher" 2>/dev/null || true
+    wait "$watcher" 2>/dev/null || true
+fi
 cat "$serial"
 status=$(sed -n 's/^KIOSK-VM-EXIT \([0-9]*\).*/\1/p' "$serial" | tail -1)
 [ -n "$status" ] || { echo "run-in-vm: the VM did not finish its script (see the console above)" >&2; exit 1; }

@@ -1,0 +1,60 @@
+import Benchmark
+import Geometry
+import Gestures
+import InputEvents
+
+/// The input hot path after the read: decoding one report of ten moving fingers on the FT5406
+/// (protocol B), calibrating and turning them, and building the TouchFrame. Target: no allocation.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal],
+        warmupIterations: 200,
+        scalingFactor: .one,
+        maxDuration: .seconds(3),
+        maxIterations: 100_000
+    )
+
+    Benchmark("baseline: empty measurement") { benchmark in
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations { blackHole(i) }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("one report, ten fingers moving: decode, calibrate, frame") { benchmark in
+        let reports = TenFingerReports()
+        let calibration = try TouchCalibration(matrix: [1.02, 0, -0.01, 0, 0.98, 0.01]).rotated(clockwise: 180)
+        var decoder = try TouchDecoder(device: SyntheticTouchscreen.ft5406, screen: Size(width: 800, height: 480),
+                                       calibration: calibration)
+        for event in reports.down { _ = decoder.feed(event) }
+        var next = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            // One report's events, as a read delivers them.
+            for event in reports.moves[next] {
+                if let frame = decoder.feed(event) { blackHole(frame.touches.count) }
+            }
+            next = (next + 1) % reports.moves.count
+        }
+        benchmark.stopMeasurement()
+    }
+}
+
+/// Ten fingers coming down, then 120 reports of all ten moving, each report's events apart.
+struct TenFingerReports {
+    var down: [InputEvent] = []
+    var moves: [[InputEvent]] = []
+
+    init() {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        for f in 0..<10 { panel.down(f, at: Point(x: 60 + Double(f) * 70, y: 240)) }
+        panel.sync()
+        down = panel.trace.events
+        for step in 1...120 {
+            let before = panel.trace.events.count
+            panel.wait(1.0 / 60)
+            for f in 0..<10 { panel.move(f, to: Point(x: 60 + Double(f) * 70 + Double(step % 30), y: 240 + Double(step % 40))) }
+            panel.sync()
+            moves.append(Array(panel.trace.events[before...]))
+        }
+    }
+}

@@ -1,0 +1,27 @@
+#ifndef KIOSK_CDRM_SHIM_H
+#define KIOSK_CDRM_SHIM_H
+// libdrm: KMS resources, dumb buffers, page flips and their events.
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+#include <drm_fourcc.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+// Function-like macros and ioctl numbers do not import into Swift: re-export them typed.
+static const uint32_t kiosk_DRM_FORMAT_XRGB8888 = DRM_FORMAT_XRGB8888;
+static const uint32_t kiosk_DRM_FORMAT_RGB565 = DRM_FORMAT_RGB565;
+static const uint32_t kiosk_DRM_MODE_PAGE_FLIP_EVENT = DRM_MODE_PAGE_FLIP_EVENT;
+static const uint32_t kiosk_DRM_MODE_TYPE_PREFERRED = DRM_MODE_TYPE_PREFERRED;
+static const int kiosk_DRM_EVENT_CONTEXT_VERSION = 2;  // page_flip_handler without the CRTC id
+static const unsigned long kiosk_DRM_IOCTL_MODE_CREATE_DUMB = DRM_IOCTL_MODE_CREATE_DUMB;
+static const unsigned long kiosk_DRM_IOCTL_MODE_MAP_DUMB = DRM_IOCTL_MODE_MAP_DUMB;
+static const unsigned long kiosk_DRM_IOCTL_MODE_DESTROY_DUMB = DRM_IOCTL_MODE_DESTROY_DUMB;
+static const int kiosk_O_RDWR = O_RDWR;
+static const int kiosk_O_NONBLOCK = O_NONBLOCK;
+static const int kiosk_O_CLOEXEC = O_CLOEXEC;
+static const int kiosk_PROT_READ_WRITE = PROT_READ | PROT_WRITE;
+static const int kiosk_MAP_SHARED = MAP_SHARED;
+#endif

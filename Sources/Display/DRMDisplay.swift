@@ -1,0 +1,201 @@
+import CDRM
+import Geometry
+import Glibc
+import Render
+
+/// A panel driven through DRM/KMS: two dumb buffers, modesetting, page flips, restore on exit.
+///
+/// It owns no thread and never waits: `present()` queues a page flip, and the caller's poll loop
+/// calls `handleEvents()` when `fileDescriptor` is readable. Draw the next frame only once the
+/// flip is done (`isFlipPending` false): until then the other buffer is still on screen.
+public final class DRMDisplay {
+    /// `/dev/dri/card0`.
+    public var cardPath: String { card.path }
+    /// `card0`.
+    public var cardName: String { card.name }
+    /// `Virtual-1`, `HDMI-A-1`, `DSI-1`.
+    public let connectorName: String
+    public let mode: DisplayMode
+    public let format: PixelFormat
+    /// Poll it for readability, then call `handleEvents()`.
+    public var fileDescriptor: Int32 { card.fd }
+    /// Page flips completed so far.
+    public private(set) var flipCount = 0
+    /// True from `present()` until its flip event arrives.
+    public private(set) var isFlipPending = false
+
+    private let card: DRMCard
+    private let connectorID: UInt32
+    private let crtcID: UInt32
+    private var modeInfo: drmModeModeInfo
+    private let buffers: [DumbBuffer]
+    private var damage: BufferDamage
+    /// The buffer on screen; nil before the first `present()` sets the mode.
+    private var front: Int?
+    private var flipping = 0
+    /// What the CRTC showed before, put back by `restore()`.
+    private var previous: drmModeCrtcPtr?
+    private var isMaster = false
+
+    /// Opens `card` (or the first card in /dev/dri with a connected connector), becomes DRM
+    /// master and prepares `connector` (or the first connected one) in `mode` (or its preferred
+    /// mode). Nothing changes on screen until the first `present()`.
+    public init(card path: String? = nil, connector wanted: String? = nil, mode request: ModeRequest? = nil,
+                format: PixelFormat = .xrgb8888) throws(DisplayError) {
+        let (card, connector) = try Self.find(card: path, connector: wanted)
+        self.card = card
+        self.format = format
+        connectorName = connector.name
+        connectorID = connector.id
+        guard let index = ModeRequest.choose(request, from: connector.modes.map(\.mode)) else {
+            let offered = connector.modes.map(\.mode.description).joined(separator: ", ")
+            throw DisplayError("\(card.name): \(connector.name): mode \(request.map(\.description) ?? "(preferred)") not supported; it offers \(offered.isEmpty ? "no modes" : offered)")
+        }
+        mode = connector.modes[index].mode
+        modeInfo = connector.modes[index].info
+        guard let crtc = connector.crtcID else { throw DisplayError("\(card.name): \(connector.name): no CRTC can drive it") }
+        crtcID = crtc
+        if drmSetMaster(card.fd) != 0 {
+            throw DisplayError("\(card.name): cannot become DRM master: master held by another process (a compositor is running?)")
+        }
+        isMaster = true
+        do throws(DisplayError) {
+            buffers = try (0..<2).map { _ throws(DisplayError) in
+                try DumbBuffer(card: card, width: connector.modes[index].mode.width, height: connector.modes[index].mode.height, format: format)
+            }
+        } catch {
+            drmDropMaster(card.fd)
+            throw error
+        }
+        damage = BufferDamage(bufferCount: 2, screen: Rect(x: 0, y: 0, width: Double(mode.width), height: Double(mode.height)))
+        previous = drmModeGetCrtc(card.fd, crtc)
+    }
+
+    deinit {
+        restore()
+        if let previous { drmModeFreeCrtc(previous) }
+    }
+
+    /// The buffer the next frame is written into.
+    private var back: Int { front.map { 1 - $0 } ?? 0 }
+
+    /// Writes the damaged rectangles of `shadow` into the back buffer, with the damage of the
+    /// frames it missed while it was on screen (buffer age). Never reads the dumb buffer.
+    public func copy(from shadow: PixelBuffer, damage frame: [Rect], rotation: DisplayRotation = .upright) throws(DisplayError) {
+        guard !isFlipPending else {
+            throw DisplayError("\(card.name): a page flip is still pending; handle its event before drawing the next frame")
+        }
+        guard shadow.format == format else {
+            throw DisplayError("\(card.name): the shadow buffer is \(shadow.format) but the display is \(format)")
+        }
+        let back = back
+        let areas = FrameCopy.panelAreas(of: frame, shadow: shadow, rotation: rotation).map { a in
+            Rect(x: Double(a.x), y: Double(a.y), width: Double(a.width), height: Double(a.height))
+        }
+        let bounds = PixelRect(x: 0, y: 0, width: mode.width, height: mode.height)
+        let needed = damage.damage(forBuffer: back, frame: areas).compactMap { PixelRect(covering: $0, within: bounds) }
+        FrameCopy.copy(from: shadow, to: buffers[back].target, panelAreas: needed, rotation: rotation)
+    }
+
+    /// Shows the back buffer: the first time by setting the mode, then by a page flip whose
+    /// completion `handleEvents()` reports.
+    public func present() throws(DisplayError) {
+        guard !isFlipPending else { throw DisplayError("\(card.name): a page flip is still pending") }
+        let back = back
+        guard front != nil else {
+            var connector = connectorID
+            try systemCall("\(card.name): drmModeSetCrtc \(connectorName) \(mode)") {
+                drmModeSetCrtc(card.fd, crtcID, buffers[back].framebuffer, 0, 0, &connector, 1, &modeInfo)
+            }
+            front = back
+            return
+        }
+        try systemCall("\(card.name): drmModePageFlip \(connectorName)") {
+            drmModePageFlip(card.fd, crtcID, buffers[back].framebuffer, kiosk_DRM_MODE_PAGE_FLIP_EVENT,
+                            Unmanaged.passUnretained(self).toOpaque())
+        }
+        flipping = back
+        isFlipPending = true
+    }
+
+    /// Reads the DRM events waiting on `fileDescriptor` (page flips done); returns at once when none are.
+    public func handleEvents() throws(DisplayError) {
+        var context = drmEventContext()
+        context.version = kiosk_DRM_EVENT_CONTEXT_VERSION
+        context.page_flip_handler = { _, _, _, _, data in
+            guard let data else { return }
+            Unmanaged<DRMDisplay>.fromOpaque(data).takeUnretainedValue().flipDone()
+        }
+        while true {
+            if drmHandleEvent(card.fd, &context) == 0 { return }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return
+            default: throw DisplayError("\(card.name): drmHandleEvent: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    private func flipDone() {
+        guard isFlipPending else { return }
+        isFlipPending = false
+        front = flipping
+        flipCount += 1
+    }
+
+    /// Puts back what the CRTC showed before and gives up DRM master; safe to call twice.
+    public func restore() {
+        guard isMaster else { return }
+        // A flip still in flight completes within a frame; let it, so its event is not left behind.
+        var waited = 0
+        while isFlipPending && waited < 10 {
+            var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 10) > 0 { try? handleEvents() }
+            waited += 1
+        }
+        if front != nil {
+            if let previous, previous.pointee.mode_valid != 0, previous.pointee.buffer_id != 0 {
+                var connector = connectorID
+                var m = previous.pointee.mode
+                drmModeSetCrtc(card.fd, previous.pointee.crtc_id, previous.pointee.buffer_id,
+                               previous.pointee.x, previous.pointee.y, &connector, 1, &m)
+            } else {
+                drmModeSetCrtc(card.fd, crtcID, 0, 0, 0, nil, 0, nil)
+            }
+            front = nil
+            damage.invalidate()
+        }
+        drmDropMaster(card.fd)
+        isMaster = false
+    }
+
+    /// The card and connector to use: the named ones, else the first connected connector of
+    /// the first card that has one (on a Pi 5 the render-only v3d can be card0).
+    private static func find(card path: String?, connector wanted: String?) throws(DisplayError) -> (DRMCard, Connector) {
+        var reasons: [String] = []
+        let candidates = if let path { [path] } else { try DRMCard.all() }
+        for candidate in candidates {
+            let card = try DRMCard(path: candidate)
+            let connectors: [Connector]
+            do throws(DisplayError) {
+                connectors = try card.connectors()
+            } catch {
+                if path != nil { throw error }
+                reasons.append(error.description)
+                continue
+            }
+            if let wanted {
+                if let c = connectors.first(where: { $0.name == wanted }) {
+                    guard c.isConnected else { throw DisplayError("\(card.name): connector \(wanted) has nothing connected") }
+                    return (card, c)
+                }
+                reasons.append("\(card.name): no connector \(wanted) (it has \(connectors.map(\.name).joined(separator: ", ")))")
+            } else if let c = connectors.first(where: \.isConnected) {
+                return (card, c)
+            } else {
+                reasons.append("\(card.name): nothing connected to \(connectors.isEmpty ? "its no connectors" : connectors.map(\.name).joined(separator: ", "))")
+            }
+        }
+        throw DisplayError(reasons.joined(separator: "; "))
+    }
+}

@@ -1,0 +1,148 @@
+import ArgumentParser
+import Display
+import Foundation
+import Geometry
+import InputEvents
+import KioskConfig
+import Render
+import Runtime
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a frame of the scene on the real display: check a panel, its mode and its rotation.",
+        discussion: """
+            Replays the trace (or nothing: the scene as it starts) on the virtual clock, draws the \
+            final frame, sets the mode, flips pages so both buffers are used, prints KIOSK-SHOWN \
+            once the frame is on screen, waits --seconds (or Ctrl-C) and puts the display back.
+            Needs DRM master: no other compositor may run. Exit status: 0 on success, 1 when the \
+            display cannot be driven, 2 when the trace, the config or the font cannot be read.
+            """
+    )
+
+    @Option(help: "The evemu recording to replay first; without it the scene is shown as it starts.")
+    var trace: String?
+
+    @Option(help: "The kiosk config file (TOML).")
+    var config = "config/kiosk.toml"
+
+    @Option(help: "The DRM card, e.g. /dev/dri/card1; default: the first card with a connected connector.")
+    var card: String?
+
+    @Option(help: "The connector, e.g. HDMI-A-1 or DSI-1; default: the first connected one.")
+    var connector: String?
+
+    @Option(help: "The mode, WxH or WxH@R; default: the connector's preferred mode.")
+    var mode: String?
+
+    @Option(help: "The dumb buffers' pixel format: xrgb8888 or rgb565.")
+    var format = "xrgb8888"
+
+    @Option(help: "How the panel is mounted: 0, 90, 180 or 270 degrees clockwise.")
+    var rotation = 0
+
+    @Option(help: "How long to keep the frame on screen, in seconds.")
+    var seconds = 10.0
+
+    @Option(help: "The font file to draw text with.")
+    var font = Font.defaultPath
+
+    func run() throws {
+        guard let turn = DisplayRotation(degrees: rotation) else {
+            throw ValidationError("--rotation must be 0, 90, 180 or 270, found \(rotation)")
+        }
+        let request: ModeRequest?
+        if let mode {
+            guard let r = ModeRequest(parsing: mode) else { throw ValidationError("--mode: expected WxH or WxH@R such as 800x480@60, found '\(mode)'") }
+            request = r
+        } else {
+            request = nil
+        }
+        let pixelFormat: PixelFormat
+        switch format.lowercased() {
+        case "xrgb8888": pixelFormat = .xrgb8888
+        case "rgb565": pixelFormat = .rgb565
+        default: throw ValidationError("--format must be xrgb8888 or rgb565, found '\(format)'")
+        }
+        let shadow: PixelBuffer
+        do {
+            shadow = try Self.finalFrame(trace: trace, config: config, font: font, format: pixelFormat)
+        } catch {
+            Self.fail("\(error)")
+            throw ExitCode(2)
+        }
+        // Ctrl-C and SIGTERM are taken by sigtimedwait below, so the display is always put back.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        do {
+            try show(shadow, rotation: turn, mode: request, format: pixelFormat, signals: signals)
+        } catch {
+            Self.fail("\(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Sets the mode, shows `shadow` through both buffers, holds it, and puts the display back.
+    private func show(_ shadow: PixelBuffer, rotation turn: DisplayRotation, mode request: ModeRequest?, format pixelFormat: PixelFormat,
+                      signals: sigset_t) throws(DisplayError) {
+        let display = try DRMDisplay(card: card, connector: connector, mode: request, format: pixelFormat)
+        defer { display.restore() }
+        let panel = turn.panelSize(width: shadow.width, height: shadow.height)
+        if panel.width != display.mode.width || panel.height != display.mode.height {
+            Self.fail("note: the scene turned \(turn) is \(panel.width)x\(panel.height) but the mode is \(display.mode): the frame is cut or bordered")
+        }
+        let whole = [Rect(x: 0, y: 0, width: Double(shadow.width), height: Double(shadow.height))]
+        try display.copy(from: shadow, damage: whole, rotation: turn)
+        try display.present()
+        // Two flips: each buffer is shown once, and the second gets the frame through buffer age.
+        for _ in 0..<2 {
+            try display.copy(from: shadow, damage: [], rotation: turn)
+            try display.present()
+            try Self.waitForFlip(display)
+        }
+        Self.say("kiosk show: \(display.cardName) connector \(display.connectorName) mode \(display.mode), \(display.flipCount) flips")
+        Self.say("KIOSK-SHOWN")
+        var wait = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var set = signals
+        _ = sigtimedwait(&set, nil, &wait)
+        display.restore()
+        Self.fail("restored \(display.cardName)")
+    }
+
+    /// The scene after the trace, on the virtual clock, drawn headless into a shadow buffer.
+    static func finalFrame(trace: String?, config: String, font: String, format: PixelFormat) throws -> PixelBuffer {
+        let configuration = try KioskConfiguration.load(path: config)
+        let recording: EvemuTrace
+        if let trace {
+            let text: String
+            do {
+                text = try String(contentsOfFile: trace, encoding: .utf8)
+            } catch {
+                throw ReplayJobError("\(trace): cannot read the trace: \((error as NSError).localizedDescription)")
+            }
+            recording = try EvemuTrace.parse(text, file: trace)
+        } else {
+            recording = EvemuTrace(device: SyntheticTouchscreen.ft5406)
+        }
+        let replay = try Replay(trace: recording, scene: configuration.scene, traceDecisions: false)
+        let panel = configuration.scene.panel
+        let shadow = try PixelBuffer(width: Int(panel.widthPixels), height: Int(panel.heightPixels), format: format)
+        try SceneRenderer(font: Font(path: font)).draw(scene: replay.scene, at: replay.endTime, into: shadow)
+        return shadow
+    }
+
+    /// Polls the card until the pending flip's event arrives; never relies on vblank.
+    static func waitForFlip(_ display: DRMDisplay) throws(DisplayError) {
+        for _ in 0..<50 where display.isFlipPending {
+            var p = pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 100) > 0 { try display.handleEvents() }
+        }
+        if display.isFlipPending { throw DisplayError("\(display.cardName): a page flip did not complete within 5 s") }
+    }
+
+    static func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+    static func fail(_ line: String) { FileHandle.standardError.write(Data("kiosk show: \(line)\n".utf8)) }
+}

@@ -1,0 +1,127 @@
+import Display
+import Foundation
+import Geometry
+import InputEvents
+import KioskConfig
+import Render
+import Runtime
+import Testing
+
+/// `kiosk show` on virtio-gpu's DRM under a real kernel: the mode is set, pages flip, and what
+/// QEMU's scanout shows (the monitor's screendump) is the headless render of the same state.
+/// One VM boot serves every test here (Tests/vm/display.sh).
+@Suite("Display on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
+struct DisplayOnRealKernelTests {
+    static let tracePath = KernelHarness.root.appendingPathComponent("traces/demo.evemu").path
+    static let configPath = KernelHarness.root.appendingPathComponent("config/kiosk.toml").path
+    static let screendumpPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-screendump-\(UUID().uuidString).ppm").path
+
+    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
+        let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/display.sh").path, encoding: .utf8)
+        return try KernelHarness.run(
+            script: script,
+            files: ["trace.evemu": try String(contentsOfFile: tracePath, encoding: .utf8),
+                    "kiosk.toml": try String(contentsOfFile: configPath, encoding: .utf8)],
+            binaries: [KernelHarness.kioskBinary, Font.defaultPath],
+            screendump: screendumpPath)
+    })
+
+    func console() throws -> KernelHarness.Run {
+        let run = try Self.run.get()
+        #expect(run.status == 0, "\(run.console)")
+        return run
+    }
+
+    @Test func showNamesTheCardConnectorAndModeAndFlipsBothBuffers() throws {
+        let run = try console()
+        #expect(run.console.contains("KIOSK-SHOW-STATUS 0"), "\(run.console)")
+        let shown = try #require(run.section("KIOSK-SHOW-BEGIN", "KIOSK-SHOW-END"), "\(run.console)")
+        #expect(shown.contains("kiosk show: card0 connector Virtual-1 mode 800x480@"), "\(shown)")
+        #expect(shown.contains(", 2 flips\nKIOSK-SHOWN\n"), "\(shown)")
+        #expect(run.section("KIOSK-SHOW-LOG-BEGIN", "KIOSK-SHOW-LOG-END")?.contains("restored card0") == true, "\(run.console)")
+    }
+
+    @Test func aSecondKioskIsToldThatAnotherProcessHoldsMaster() throws {
+        let run = try console()
+        #expect(run.console.contains("KIOSK-SECOND-STATUS 1"), "\(run.console)")
+        let second = try #require(run.section("KIOSK-SECOND-BEGIN", "KIOSK-SECOND-END"), "\(run.console)")
+        #expect(second.contains("card0: cannot become DRM master: master held by another process (a compositor is running?)"), "\(second)")
+    }
+
+    @Test func aModeTheConnectorLacksIsRefusedWithTheModesItOffers() throws {
+        let run = try console()
+        #expect(run.console.contains("KIOSK-BADMODE-STATUS 1"), "\(run.console)")
+        let text = try #require(run.section("KIOSK-BADMODE-BEGIN", "KIOSK-BADMODE-END"), "\(run.console)")
+        #expect(text.contains("card0: Virtual-1: mode 1234x567 not supported; it offers 800x480@"), "\(text)")
+    }
+
+    @Test func theScreenShowsTheHeadlessRenderOfTheSameState() throws {
+        _ = try console()
+        let dump = try #require(FileManager.default.contents(atPath: Self.screendumpPath), "no screendump at \(Self.screendumpPath)")
+        let screen = try PPMImage(dump)
+        #expect(screen.width == 800 && screen.height == 480)
+
+        let configuration = try KioskConfiguration.load(path: Self.configPath)
+        let trace = try EvemuTrace.parse(try String(contentsOfFile: Self.tracePath, encoding: .utf8), file: Self.tracePath)
+        let replay = try Replay(trace: trace, scene: configuration.scene, traceDecisions: false)
+        let shadow = try PixelBuffer(width: 800, height: 480)
+        try SceneRenderer().draw(scene: replay.scene, at: replay.endTime, into: shadow)
+        let expected = try HeadlessDisplay(width: 800, height: 480)
+        expected.copy(from: shadow, damage: [Rect(x: 0, y: 0, width: 800, height: 480)])
+
+        var differing = 0
+        var first: String?
+        for y in 0..<min(480, screen.height) {
+            for x in 0..<min(800, screen.width) {
+                let a = screen.rgb(x: x, y: y), b = expected.screen.rgb(x: x, y: y)
+                if abs(Int(a.0) - Int(b.red)) > 2 || abs(Int(a.1) - Int(b.green)) > 2 || abs(Int(a.2) - Int(b.blue)) > 2 {
+                    differing += 1
+                    if first == nil { first = "(\(x), \(y)): screen \(a), render \(b)" }
+                }
+            }
+        }
+        #expect(differing == 0, "\(differing) pixels differ, first at \(first ?? ""); screendump kept at \(Self.screendumpPath)")
+        if differing == 0 { try? FileManager.default.removeItem(atPath: Self.screendumpPath) }
+    }
+}
+
+/// A binary PPM (P6, 8 bits a channel), as QEMU's screendump writes it.
+struct PPMImage {
+    var width: Int
+    var height: Int
+    var pixels: [UInt8]
+
+    struct Malformed: Error, CustomStringConvertible { var description: String }
+
+    init(_ data: Data) throws {
+        let bytes = [UInt8](data)
+        var i = 0
+        func token() throws -> String {
+            while i < bytes.count {
+                if bytes[i] == UInt8(ascii: "#") {
+                    while i < bytes.count && bytes[i] != 10 { i += 1 }
+                } else if bytes[i] == 32 || bytes[i] == 10 || bytes[i] == 13 || bytes[i] == 9 {
+                    i += 1
+                } else { break }
+            }
+            let start = i
+            while i < bytes.count && !(bytes[i] == 32 || bytes[i] == 10 || bytes[i] == 13 || bytes[i] == 9) { i += 1 }
+            guard i > start else { throw Malformed(description: "PPM header ends early") }
+            return String(decoding: bytes[start..<i], as: UTF8.self)
+        }
+        guard try token() == "P6" else { throw Malformed(description: "not a P6 PPM") }
+        guard let w = Int(try token()), let h = Int(try token()), try token() == "255" else {
+            throw Malformed(description: "PPM header is not width height 255")
+        }
+        i += 1  // the one whitespace byte before the pixels
+        guard bytes.count - i >= w * h * 3 else { throw Malformed(description: "PPM has \(bytes.count - i) pixel bytes, needs \(w * h * 3)") }
+        width = w
+        height = h
+        pixels = Array(bytes[i..<(i + w * h * 3)])
+    }
+
+    func rgb(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
+        let k = (y * width + x) * 3
+        return (pixels[k], pixels[k + 1], pixels[k + 2])
+    }
+}
