@@ -37,6 +37,7 @@ let package = Package(
                 "CairoReference",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Render", package: kiosk),
+                .product(name: "Display", package: kiosk),
                 .product(name: "Scene", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
                 .product(name: "KioskConfig", package: kiosk),

@@ -30,6 +30,8 @@ public final class DRMDisplay {
     private var modeInfo: drmModeModeInfo
     private let buffers: [DumbBuffer]
     private var damage: BufferDamage
+    private var frameAreas: [Rect] = []
+    private var neededAreas: [Rect] = []
     /// The buffer on screen; nil before the first `present()` sets the mode.
     private var front: Int?
     private var flipping = 0
@@ -89,12 +91,20 @@ public final class DRMDisplay {
             throw DisplayError("\(card.name): the shadow buffer is \(shadow.format) but the display is \(format)")
         }
         let back = back
-        let areas = FrameCopy.panelAreas(of: frame, shadow: shadow, rotation: rotation).map { a in
-            Rect(x: Double(a.x), y: Double(a.y), width: Double(a.width), height: Double(a.height))
+        // In storage kept from frame to frame: a steady frame allocates nothing here.
+        let shadowBounds = PixelRect(x: 0, y: 0, width: shadow.width, height: shadow.height)
+        frameAreas.removeAll(keepingCapacity: true)
+        for r in frame {
+            guard let p = PixelRect(covering: r, within: shadowBounds) else { continue }
+            let a = rotation.panelRect(p, shadowWidth: shadow.width, shadowHeight: shadow.height)
+            frameAreas.append(Rect(x: Double(a.x), y: Double(a.y), width: Double(a.width), height: Double(a.height)))
         }
+        damage.damage(forBuffer: back, frame: frameAreas, into: &neededAreas)
         let bounds = PixelRect(x: 0, y: 0, width: mode.width, height: mode.height)
-        let needed = damage.damage(forBuffer: back, frame: areas).compactMap { PixelRect(covering: $0, within: bounds) }
-        FrameCopy.copy(from: shadow, to: buffers[back].target, panelAreas: needed, rotation: rotation)
+        let target = buffers[back].target
+        for r in neededAreas {
+            if let area = PixelRect(covering: r, within: bounds) { FrameCopy.copy(from: shadow, to: target, area: area, rotation: rotation) }
+        }
     }
 
     /// Shows the back buffer: the first time by setting the mode, then by a page flip whose

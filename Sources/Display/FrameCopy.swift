@@ -30,43 +30,43 @@ public struct PixelTarget {
 public enum FrameCopy {
     /// Copies the shadow's rectangles `damage` (shadow coordinates) to where they land on the target.
     public static func copy(from shadow: PixelBuffer, to target: PixelTarget, damage: [Rect], rotation: DisplayRotation) {
-        copy(from: shadow, to: target, panelAreas: panelAreas(of: damage, shadow: shadow, rotation: rotation), rotation: rotation)
-    }
-
-    /// The target pixels the shadow's rectangles `damage` land on.
-    public static func panelAreas(of damage: [Rect], shadow: PixelBuffer, rotation: DisplayRotation) -> [PixelRect] {
         let bounds = PixelRect(x: 0, y: 0, width: shadow.width, height: shadow.height)
-        return damage.compactMap { PixelRect(covering: $0, within: bounds) }
-            .map { rotation.panelRect($0, shadowWidth: shadow.width, shadowHeight: shadow.height) }
+        for r in damage {
+            guard let p = PixelRect(covering: r, within: bounds) else { continue }
+            copy(from: shadow, to: target, area: rotation.panelRect(p, shadowWidth: shadow.width, shadowHeight: shadow.height), rotation: rotation)
+        }
     }
 
     /// Writes the target's `panelAreas` (target coordinates) from the shadow pixels they show.
     public static func copy(from shadow: PixelBuffer, to target: PixelTarget, panelAreas: [PixelRect], rotation: DisplayRotation) {
+        for area in panelAreas { copy(from: shadow, to: target, area: area, rotation: rotation) }
+    }
+
+    /// Writes one area of the target (target coordinates) from the shadow pixels it shows.
+    static func copy(from shadow: PixelBuffer, to target: PixelTarget, area: PixelRect, rotation: DisplayRotation) {
         precondition(shadow.format == target.format, "shadow \(shadow.format) copied into a \(target.format) target")
         let targetBounds = PixelRect(x: 0, y: 0, width: target.width, height: target.height)
         // The target may be larger than the turned shadow (or smaller: cut); pixels outside the shadow stay as they are.
         let panel = rotation.panelSize(width: shadow.width, height: shadow.height)
         let shown = PixelRect(x: 0, y: 0, width: panel.width, height: panel.height)
         let bpp = shadow.format.bytesPerPixel
-        for area in panelAreas {
-            guard let dest = area.intersection(targetBounds)?.intersection(shown) else { continue }
-            if rotation == .upright {
-                for y in dest.y..<(dest.y + dest.height) {
-                    (target.bytes + y * target.stride + dest.x * bpp)
-                        .copyMemory(from: shadow.bytes + y * shadow.stride + dest.x * bpp, byteCount: dest.width * bpp)
-                }
-                continue
-            }
+        guard let dest = area.intersection(targetBounds)?.intersection(shown) else { return }
+        if rotation == .upright {
             for y in dest.y..<(dest.y + dest.height) {
-                let row = target.bytes + y * target.stride
-                for x in dest.x..<(dest.x + dest.width) {
-                    let s = rotation.shadowPixel(panelX: x, panelY: y, shadowWidth: shadow.width, shadowHeight: shadow.height)
-                    let from = shadow.bytes + s.y * shadow.stride + s.x * bpp
-                    if bpp == 4 {
-                        row.storeBytes(of: from.load(as: UInt32.self), toByteOffset: x * 4, as: UInt32.self)
-                    } else {
-                        row.storeBytes(of: from.load(as: UInt16.self), toByteOffset: x * 2, as: UInt16.self)
-                    }
+                (target.bytes + y * target.stride + dest.x * bpp)
+                    .copyMemory(from: shadow.bytes + y * shadow.stride + dest.x * bpp, byteCount: dest.width * bpp)
+            }
+            return
+        }
+        for y in dest.y..<(dest.y + dest.height) {
+            let row = target.bytes + y * target.stride
+            for x in dest.x..<(dest.x + dest.width) {
+                let s = rotation.shadowPixel(panelX: x, panelY: y, shadowWidth: shadow.width, shadowHeight: shadow.height)
+                let from = shadow.bytes + s.y * shadow.stride + s.x * bpp
+                if bpp == 4 {
+                    row.storeBytes(of: from.load(as: UInt32.self), toByteOffset: x * 4, as: UInt32.self)
+                } else {
+                    row.storeBytes(of: from.load(as: UInt16.self), toByteOffset: x * 2, as: UInt16.self)
                 }
             }
         }

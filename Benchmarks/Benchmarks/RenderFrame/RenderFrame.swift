@@ -1,5 +1,6 @@
 import Benchmark
 import CairoReference
+import Display
 import Foundation
 import Geometry
 import Gestures
@@ -55,6 +56,26 @@ let benchmarks: @Sendable () -> Void = {
         let f = try Frames(.rgb565)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { f.renderer.draw(scene: f.scene, at: f.now, into: f.buffer) }
+        benchmark.stopMeasurement()
+    }
+
+    // The copy from the shadow buffer into a dumb-buffer-sized target, through the same code the
+    // DRM display uses (written row by row, never read).
+    Benchmark("copy a full frame to a dumb-buffer-sized buffer, XRGB8888") { benchmark in
+        let f = try Frames(.xrgb8888)
+        let target = try HeadlessDisplay(width: 800, height: 480)
+        let all = [Rect(x: 0, y: 0, width: 800, height: 480)]
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { target.copy(from: f.buffer, damage: all) }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("copy a full frame rotated 90°, XRGB8888") { benchmark in
+        let f = try Frames(.xrgb8888)
+        let target = try HeadlessDisplay(width: 480, height: 800)
+        let all = [Rect(x: 0, y: 0, width: 800, height: 480)]
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { target.copy(from: f.buffer, damage: all, rotation: .clockwise90) }
         benchmark.stopMeasurement()
     }
 
