@@ -16,3 +16,17 @@ import Darwin
     if a <= -Double.pi { a += 2 * Double.pi }
     return a
 }
+
+/// `value` with exactly `digits` decimals, without Foundation, the same on every platform.
+public func fixedDecimal(_ value: Double, _ digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let rounded = (abs(value) * scale).rounded()
+    let whole = Int(rounded / scale)
+    let frac = Int(rounded - Double(whole) * scale)
+    let sign = value < 0 && rounded != 0 ? "-" : ""
+    guard digits > 0 else { return "\(sign)\(whole)" }
+    var fracText = String(frac)
+    while fracText.count < digits { fracText = "0" + fracText }
+    return "\(sign)\(whole).\(fracText)"
+}

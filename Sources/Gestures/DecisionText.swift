@@ -1,8 +1,10 @@
+import Geometry
+
 /// Turns decisions into the sentences a person debugging a kiosk reads.
 extension GestureEngine {
     /// One line per decision: seconds since `origin`, the recognizer, what happened and why.
     public func describe(_ d: Decision, origin: Instant, viewName: (ViewID) -> String = { "view \($0.rawValue)" }) -> String {
-        let time = Self.fixed(d.time.seconds(since: origin), 3)
+        let time = fixedDecimal(d.time.seconds(since: origin), 3)
         let who = d.recognizer.rawValue >= 0 ? recognizer(d.recognizer).qualifiedName : ""
         func name(_ id: RecognizerID) -> String { recognizer(id).qualifiedName }
         let what: String
@@ -32,7 +34,7 @@ extension GestureEngine {
 
     /// The reason in words, with the numbers that decided it.
     public func explain(_ reason: FailureReason, otherState: GestureState? = nil, viewName: (ViewID) -> String = { "view \($0.rawValue)" }) -> String {
-        let f = Self.fixed
+        let f = fixedDecimal
         switch reason {
         case .moved(let mm, let allowed): return "moved \(f(mm, 1)) mm > \(f(allowed, 1)) mm allowed"
         case .tooManyTouches(let n, let required): return "\(n) fingers down, takes \(required)"
@@ -55,19 +57,5 @@ extension GestureEngine {
         case .claimedByControl(let view, let gesture): return "\(viewName(view)) keeps its standard gesture (\(gesture))"
         case .disabled: return "disabled"
         }
-    }
-
-    /// `value` with `digits` decimals, without Foundation, the same on every platform.
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let rounded = (abs(value) * scale).rounded()
-        let whole = Int(rounded / scale)
-        let frac = Int(rounded - Double(whole) * scale)
-        let sign = value < 0 && rounded != 0 ? "-" : ""
-        guard digits > 0 else { return "\(sign)\(whole)" }
-        var fracText = String(frac)
-        while fracText.count < digits { fracText = "0" + fracText }
-        return "\(sign)\(whole).\(fracText)"
     }
 }

@@ -12,14 +12,15 @@ public struct ReplayJobError: Error, CustomStringConvertible {
 
 /// `kiosk replay`: reads the config and the trace, replays, and renders the three outputs.
 public struct ReplayJob {
-    public var tracePath: String
+    /// Nil: no trace, the scene as it starts.
+    public var tracePath: String?
     public var configPath: String
     /// `ABS_Z,ABS_RX`: the axes that carry the position on an unusual single-touch device.
     public var positionAxes: String?
     /// Where to write the final frame as a PNG, drawn as the screen would show it.
     public var screenshotPath: String?
 
-    public init(tracePath: String, configPath: String, positionAxes: String? = nil, screenshotPath: String? = nil) {
+    public init(tracePath: String?, configPath: String, positionAxes: String? = nil, screenshotPath: String? = nil) {
         self.tracePath = tracePath
         self.configPath = configPath
         self.positionAxes = positionAxes
@@ -35,12 +36,22 @@ public struct ReplayJob {
         public var decisions: String
     }
 
-    public func run() throws(ReplayJobError) -> Outputs {
+    /// Loads the config and the trace and plays it on the virtual clock: what every command that
+    /// replays shares. Errors name the file and what is wrong with it.
+    public func replay(traceDecisions: Bool = true) throws(ReplayJobError) -> Replay {
         let configuration: KioskConfiguration
         do {
             configuration = try KioskConfiguration.load(path: configPath)
         } catch {
             throw ReplayJobError("\(error)")
+        }
+        guard let tracePath else {
+            do {
+                return try Replay(trace: EvemuTrace(device: SyntheticTouchscreen.ft5406), scene: configuration.scene,
+                                  traceDecisions: traceDecisions)
+            } catch {
+                throw ReplayJobError("\(error)")
+            }
         }
         let text: String
         do {
@@ -62,12 +73,16 @@ public struct ReplayJob {
             }
             axes = (x, y)
         }
-        let replay: Replay
         do {
-            replay = try Replay(trace: trace, scene: configuration.scene, positionAxes: axes)
+            return try Replay(trace: trace, scene: configuration.scene, traceDecisions: traceDecisions, positionAxes: axes)
         } catch {
             throw ReplayJobError("\(tracePath): \(error)")
         }
+    }
+
+    /// `kiosk replay`: the replay and its three outputs, and the screenshot when asked for.
+    public func run() throws(ReplayJobError) -> Outputs {
+        let replay = try replay()
         if let screenshotPath {
             do {
                 try replay.writeScreenshot(to: screenshotPath)

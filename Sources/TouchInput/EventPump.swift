@@ -1,4 +1,5 @@
 import CLinuxSystem
+import Gestures
 import InputEvents
 #if canImport(Glibc)
 import Glibc
@@ -62,9 +63,12 @@ public enum EventPump {
         }
     }
 
-    static func now() -> Double {
+    static func now() -> Double { monotonicNow().seconds }
+
+    /// Now on the monotonic clock, the clock evdev timestamps are set to.
+    static func monotonicNow() -> Instant {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+        return Instant(microseconds: Int64(t.tv_sec) * 1_000_000 + Int64(t.tv_nsec) / 1000)
     }
 }

@@ -98,9 +98,7 @@ public final class TouchscreenWatcher {
 
     private func detach(_ body: (Event) -> Void) {
         guard let d = device else { return }
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        if var decoder, let f = decoder.cancelAll(at: Instant(microseconds: Int64(t.tv_sec) * 1_000_000 + Int64(t.tv_nsec) / 1000)) {
+        if var decoder, let f = decoder.cancelAll(at: EventPump.monotonicNow()) {
             body(.frame(f))
         }
         earlierResyncs += d.resyncCount

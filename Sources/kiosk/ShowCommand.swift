@@ -2,8 +2,6 @@ import ArgumentParser
 import Display
 import Foundation
 import Geometry
-import InputEvents
-import KioskConfig
 import Render
 import Runtime
 
@@ -114,24 +112,8 @@ struct ShowCommand: ParsableCommand {
 
     /// The scene after the trace, on the virtual clock, drawn headless into a shadow buffer.
     static func finalFrame(trace: String?, config: String, font: String, format: PixelFormat) throws -> PixelBuffer {
-        let configuration = try KioskConfiguration.load(path: config)
-        let recording: EvemuTrace
-        if let trace {
-            let text: String
-            do {
-                text = try String(contentsOfFile: trace, encoding: .utf8)
-            } catch {
-                throw ReplayJobError("\(trace): cannot read the trace: \((error as NSError).localizedDescription)")
-            }
-            recording = try EvemuTrace.parse(text, file: trace)
-        } else {
-            recording = EvemuTrace(device: SyntheticTouchscreen.ft5406)
-        }
-        let replay = try Replay(trace: recording, scene: configuration.scene, traceDecisions: false)
-        let panel = configuration.scene.panel
-        let shadow = try PixelBuffer(width: Int(panel.widthPixels), height: Int(panel.heightPixels), format: format)
-        try SceneRenderer(font: Font(path: font)).draw(scene: replay.scene, at: replay.endTime, into: shadow)
-        return shadow
+        let replay = try ReplayJob(tracePath: trace, configPath: config).replay(traceDecisions: false)
+        return try replay.finalFrame(format: format, font: Font(path: font))
     }
 
     /// Polls the card until the pending flip's event arrives; never relies on vblank.
