@@ -13,10 +13,13 @@ let package = Package(
         .library(name: "Runtime", targets: ["Runtime"]),
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Display", targets: ["Display"]),
+        .library(name: "KioskLog", targets: ["KioskLog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // Pure Swift: geometry shared by the engine, the scene and drawing.
@@ -49,11 +52,19 @@ let package = Package(
         .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // The panel: card, connector, mode, dumb buffers, page flips, restore; and a headless target.
         .target(name: "Display", dependencies: ["CDRM", "Render", "Geometry"]),
-        // The loop on a virtual clock (replay) and its outputs.
-        .target(name: "Runtime", dependencies: ["Render", "Scene", "Gestures", "InputEvents", "KioskConfig", "Geometry"]),
+        // The serial console log: a swift-log handler over a non-blocking, bounded serial sink.
+        .target(name: "KioskLog", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // The kiosk loop (live and on a virtual clock for replay), its stats, signals and reload.
+        .target(name: "Runtime", dependencies: [
+            "Render", "Display", "TouchInput", "Scene", "Gestures", "InputEvents", "KioskConfig", "KioskLog",
+            "CLinuxSystem", "Geometry",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
+        ]),
         .executableTarget(name: "kiosk", dependencies: [
-            "Runtime", "Display", "Render", "KioskConfig", "TouchInput", "InputEvents", "Gestures", "Geometry",
+            "Runtime", "Display", "Render", "KioskConfig", "KioskLog", "TouchInput", "InputEvents", "Gestures", "Geometry",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry"]),
         .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures", "Geometry"],
@@ -63,6 +74,12 @@ let package = Package(
                                                        "Display", "Render", "Runtime", "KioskConfig"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "Geometry"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents"]),
+        .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", .product(name: "Logging", package: "swift-log"),
+                                                         .product(name: "InMemoryLogging", package: "swift-log")]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "KioskLog", "KioskConfig", "Scene", "Gestures", "Geometry",
+                                                        "InputEvents", "Render", "Display",
+                                                        .product(name: "Logging", package: "swift-log"),
+                                                        .product(name: "InMemoryLogging", package: "swift-log")]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Runtime", "InputEvents", "Scene", "Gestures", "Geometry", "KioskConfig"],
                     exclude: ["Golden"]),

@@ -8,6 +8,8 @@ public struct KioskConfiguration: Sendable {
     /// The file it was read from.
     public var file: String
     public var scene: SceneDescription
+    /// `[display]`, `[input]`, `[log]`, `[loop]`: what `kiosk run` needs beyond the scene.
+    public var runtime = RuntimeSettings()
 
     /// The sections a config file may have; the runtime adds its own.
     static let topLevelKeys = ["panel", "scene", "view", "gesture"]

@@ -1,0 +1,2 @@
+import KioskLog
+import Testing
