@@ -23,6 +23,12 @@ public final class DRMDisplay {
     public private(set) var flipCount = 0
     /// True from `present()` until its flip event arrives.
     public private(set) var isFlipPending = false
+    /// When the last flip completed (the kernel's vblank timestamp, CLOCK_MONOTONIC microseconds).
+    public private(set) var lastFlipMicroseconds: Int64 = 0
+    /// False while the panel is blanked (DPMS off).
+    public private(set) var isPoweredOn = true
+    /// False after DRM master was lost (another process took the card); `reacquire()` takes it back.
+    public var isMasterHeld: Bool { isMaster }
 
     private let card: DRMCard
     private let connectorID: UInt32
@@ -132,9 +138,10 @@ public final class DRMDisplay {
     public func handleEvents() throws(DisplayError) {
         var context = drmEventContext()
         context.version = kiosk_DRM_EVENT_CONTEXT_VERSION
-        context.page_flip_handler = { _, _, _, _, data in
+        context.page_flip_handler = { _, _, seconds, microseconds, data in
             guard let data else { return }
-            Unmanaged<DRMDisplay>.fromOpaque(data).takeUnretainedValue().flipDone()
+            Unmanaged<DRMDisplay>.fromOpaque(data).takeUnretainedValue()
+                .flipDone(at: Int64(seconds) * 1_000_000 + Int64(microseconds))
         }
         while true {
             if drmHandleEvent(card.fd, &context) == 0 { return }
@@ -146,11 +153,66 @@ public final class DRMDisplay {
         }
     }
 
-    private func flipDone() {
+    private func flipDone(at microseconds: Int64) {
         guard isFlipPending else { return }
         isFlipPending = false
         front = flipping
         flipCount += 1
+        lastFlipMicroseconds = microseconds
+    }
+
+    /// Whether the connector still has a display attached (an HDMI cable can be pulled).
+    public func isConnectorConnected() -> Bool {
+        guard let c = drmModeGetConnector(card.fd, connectorID) else { return false }
+        defer { drmModeFreeConnector(c) }
+        return c.pointee.connection == DRM_MODE_CONNECTED
+    }
+
+    /// Blanks the panel (DPMS off) or wakes it, through the connector's `DPMS` property.
+    public func setPower(on: Bool) throws(DisplayError) {
+        guard on != isPoweredOn else { return }
+        guard let property = connectorProperty(named: "DPMS") else {
+            throw DisplayError("\(card.name): \(connectorName) has no DPMS property; it cannot be blanked")
+        }
+        let value = UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
+        try systemCall("\(card.name): set DPMS \(on ? "on" : "off") on \(connectorName)") {
+            drmModeConnectorSetProperty(card.fd, connectorID, property, value)
+        }
+        isPoweredOn = on
+    }
+
+    private func connectorProperty(named wanted: String) -> UInt32? {
+        guard let props = drmModeObjectGetProperties(card.fd, connectorID, DRM_MODE_OBJECT_CONNECTOR) else { return nil }
+        defer { drmModeFreeObjectProperties(props) }
+        for i in 0..<Int(props.pointee.count_props) {
+            guard let p = drmModeGetProperty(card.fd, props.pointee.props[i]) else { continue }
+            defer { drmModeFreeProperty(p) }
+            let name = withUnsafeBytes(of: p.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == wanted { return p.pointee.prop_id }
+        }
+        return nil
+    }
+
+    /// After a lost master (a failed flip or modeset with EACCES/EPERM, or a VT switch): takes it
+    /// back when the card is free, and forgets what the buffers showed, so the next `present()`
+    /// sets the mode again from a whole frame. Throws while another process still holds it.
+    public func reacquire() throws(DisplayError) {
+        if !isMaster {
+            if drmSetMaster(card.fd) != 0 {
+                throw DisplayError("\(card.name): cannot become DRM master again: master held by another process")
+            }
+            isMaster = true
+        }
+        isFlipPending = false
+        front = nil
+        damage.invalidate()
+        if !isPoweredOn { try? setPower(on: true) }
+    }
+
+    /// Records that master was lost: a present failed with a permission error.
+    public func noteMasterLost() {
+        isMaster = false
+        isFlipPending = false
     }
 
     /// Puts back what the CRTC showed before and gives up DRM master; safe to call twice.

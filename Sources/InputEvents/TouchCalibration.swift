@@ -40,6 +40,15 @@ public struct TouchCalibration: Hashable, Sendable, CustomStringConvertible {
         ]
     }
 
+    /// A tslib `pointercal` for `device`, over the axes its touches are read from.
+    public init(pointercal text: String, device d: DeviceDescription, screen: (width: Double, height: Double)) throws(CalibrationError) {
+        let (x, y) = d.isMultitouchB ? (AbsoluteAxis.multitouchPositionX, AbsoluteAxis.multitouchPositionY) : (.x, .y)
+        guard let xInfo = d.axes[x], let yInfo = d.axes[y] else {
+            throw .pointercal("the device '\(d.name)' has no \(x.name)/\(y.name) to calibrate")
+        }
+        try self.init(pointercal: text, x: xInfo, y: yInfo, screen: screen)
+    }
+
     public var isIdentity: Bool { self == .identity }
 
     /// Where normalised `(x, y)` lands, normalised.

@@ -23,6 +23,9 @@ public final class TouchscreenWatcher {
     public let grabs: Bool
     public let screen: Size
     public let calibration: TouchCalibration
+    /// Calibration that depends on the device found (a tslib pointercal needs its axis ranges);
+    /// when set it replaces `calibration`, and its error is reported as a problem.
+    public var calibrate: ((DeviceDescription) throws -> TouchCalibration)?
     public let filters: TouchFilters
     public private(set) var device: EvdevDevice?
     private var decoder: TouchDecoder?
@@ -57,6 +60,15 @@ public final class TouchscreenWatcher {
     /// Times the kernel dropped events and the device was resynchronised.
     public var resyncCount: Int { earlierResyncs + (device?.resyncCount ?? 0) }
 
+    /// Fingers on the glass now.
+    public var activeTouchCount: Int { decoder?.activeTouchCount ?? 0 }
+
+    /// Events the decoder dropped or could not use (bad data, slot overflow) on the current device.
+    public var droppedEvents: Int {
+        guard let c = decoder?.counters else { return 0 }
+        return c.droppedEvents + c.ignoredSlots
+    }
+
     /// Looks for a touchscreen now; call once at start, then `service` whenever a descriptor is ready.
     public func attach(_ body: (Event) -> Void) {
         guard device == nil else { return }
@@ -65,7 +77,8 @@ public final class TouchscreenWatcher {
         do {
             let d = try EvdevDevice(path: entry.path)
             if grabs { try d.grab() }
-            decoder = try TouchDecoder(device: d.description, screen: screen, calibration: calibration, filters: filters, firstTouchID: nextTouchID)
+            let matrix = try calibrate?(d.description) ?? calibration
+            decoder = try TouchDecoder(device: d.description, screen: screen, calibration: matrix, filters: filters, firstTouchID: nextTouchID)
             device = d
             if case .success(let kind) = entry.verdict { body(.attached(path: d.path, name: d.description.name, kind: kind)) }
         } catch {

@@ -168,9 +168,7 @@ struct TouchesCommand: ParsableCommand {
         if let calibration {
             cal = try TouchCalibration(matrix: calibration.split(separator: " ").map { Double($0) ?? .nan })
         } else if let pointercal {
-            let (x, y) = d.isMultitouchB ? (AbsoluteAxis.multitouchPositionX, AbsoluteAxis.multitouchPositionY) : (.x, .y)
-            guard let xInfo = d.axes[x], let yInfo = d.axes[y] else { throw ValidationError("--pointercal: the device has no \(x.name)/\(y.name)") }
-            cal = try TouchCalibration(pointercal: String(contentsOfFile: pointercal, encoding: .utf8), x: xInfo, y: yInfo, screen: (size.width, size.height))
+            cal = try TouchCalibration(pointercal: String(contentsOfFile: pointercal, encoding: .utf8), device: d, screen: (size.width, size.height))
         }
         return try cal.rotated(clockwise: rotation).flipped(horizontally: flipX, vertically: flipY)
     }

@@ -1,0 +1,79 @@
+import Display
+import Geometry
+import Gestures
+import Render
+
+/// Where the loop's frames go: a DRM panel, or memory when there is none.
+///
+/// `present()` may complete later (a page flip); the loop polls `fileDescriptor` and calls
+/// `handleEvents()`, and draws the next frame only once `isFlipPending` is false.
+public protocol FrameOutput: AnyObject {
+    /// `card0 connector Virtual-1 mode 800x480@60 xrgb8888`: the startup log line's words.
+    var summary: String { get }
+    var width: Int { get }
+    var height: Int { get }
+    /// Refreshes a second: one refresh is the default frame budget.
+    var refreshHz: Int { get }
+    /// Polled for page-flip events; nil when frames are shown at once.
+    var pollDescriptor: Int32? { get }
+    var isFlipPending: Bool { get }
+    /// When the last frame reached the screen, on the monotonic clock.
+    var lastFlipTime: Instant { get }
+    var flipCount: Int { get }
+    func copy(from shadow: PixelBuffer, damage: [Rect], rotation: DisplayRotation) throws(DisplayError)
+    func present() throws(DisplayError)
+    func handleEvents() throws(DisplayError)
+    /// Blanks (false) or wakes (true) the panel.
+    func setPower(on: Bool) throws(DisplayError)
+    /// After a failed present: false while the display cannot be driven (master lost, unplugged).
+    func recover() throws(DisplayError)
+    /// Puts the display back as it was before kiosk; safe to call twice.
+    func restore()
+}
+
+extension DRMDisplay: FrameOutput {
+    public var summary: String { "\(cardName) connector \(connectorName) mode \(mode) \(format)" }
+    public var width: Int { mode.width }
+    public var height: Int { mode.height }
+    public var refreshHz: Int { mode.refresh > 0 ? mode.refresh : 60 }
+    public var pollDescriptor: Int32? { fileDescriptor }
+    public var lastFlipTime: Instant { Instant(microseconds: lastFlipMicroseconds) }
+
+    public func recover() throws(DisplayError) {
+        guard isConnectorConnected() else { throw DisplayError("\(cardName): \(connectorName): nothing is connected") }
+        try reacquire()
+    }
+}
+
+/// Frames drawn into memory and shown at once: a bench without a panel, and the tests.
+public final class HeadlessOutput: FrameOutput {
+    public let display: HeadlessDisplay
+    public private(set) var flipCount = 0
+    public private(set) var lastFlipTime = Instant.zero
+    public private(set) var isPoweredOn = true
+    /// The clock a "flip" reads: headless frames are on screen as soon as they are presented.
+    private let now: () -> Instant
+
+    public init(width: Int, height: Int, format: PixelFormat, now: @escaping () -> Instant) throws(RenderError) {
+        display = try HeadlessDisplay(width: width, height: height, format: format)
+        self.now = now
+    }
+
+    public var summary: String { "headless \(width)x\(height)@60 \(display.screen.format)" }
+    public var width: Int { display.screen.width }
+    public var height: Int { display.screen.height }
+    public var refreshHz: Int { 60 }
+    public var pollDescriptor: Int32? { nil }
+    public var isFlipPending: Bool { false }
+    public func copy(from shadow: PixelBuffer, damage: [Rect], rotation: DisplayRotation) throws(DisplayError) {
+        display.copy(from: shadow, damage: damage, rotation: rotation)
+    }
+    public func present() throws(DisplayError) {
+        flipCount += 1
+        lastFlipTime = now()
+    }
+    public func handleEvents() throws(DisplayError) {}
+    public func setPower(on: Bool) throws(DisplayError) { isPoweredOn = on }
+    public func recover() throws(DisplayError) {}
+    public func restore() {}
+}

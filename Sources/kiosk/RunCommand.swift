@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import KioskConfig
+import Logging
+import Runtime
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the kiosk: touches from the touchscreen, the scene drawn to the display, the log on the serial console.",
+        discussion: """
+            Reads the config file, takes the display (DRM master) and the touchscreen (grabbed), \
+            and runs until SIGTERM or SIGINT, which put the display back. SIGHUP reloads the \
+            config (a bad file is logged and the kiosk keeps its last good one); SIGUSR1 writes \
+            a PNG screenshot to [display] screenshot_directory.
+            Exit status: 0 after SIGTERM/SIGINT, 1 when the display cannot be driven, 2 when the \
+            config (or its font) is wrong.
+            """
+    )
+
+    @Option(help: "The kiosk config file (TOML).")
+    var config = "/etc/kiosk/kiosk.conf"
+
+    @Option(help: "Overrides [log] level: trace, debug, info, notice, warning, error, critical. debug adds the gesture decision trace.")
+    var logLevel: String?
+
+    @Option(help: ArgumentHelp("Testing the frame budget: sleep MS milliseconds in STAGE every time it runs (STAGE:MS).", visibility: .hidden))
+    var injectStall: String?
+
+    func run() throws {
+        var level: Logger.Level?
+        if let logLevel {
+            guard let l = Logger.Level(rawValue: logLevel) else {
+                throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical; found '\(logLevel)'")
+            }
+            level = l
+        }
+        var stall: (stage: LoopSettings.Stage, milliseconds: Double)?
+        if let injectStall {
+            let parts = injectStall.split(separator: ":")
+            guard parts.count == 2, let stage = LoopSettings.Stage(rawValue: String(parts[0])), let ms = Double(parts[1]), ms >= 0 else {
+                throw ValidationError("--inject-stall: expected STAGE:MS such as render:40, found '\(injectStall)'")
+            }
+            stall = (stage, ms)
+        }
+        // The log is set up from the file before anything else, so even a bad display is logged
+        // on the serial console; a file that does not read at all is reported on stderr.
+        let logging = LogSetup.start(configPath: config, override: level)
+        let options = KioskLoop.Options(configPath: config, logLevel: level, injectedStall: stall,
+                                        environment: ProcessInfo.processInfo.environment)
+        let loop: KioskLoop
+        do {
+            loop = try KioskLoop(options: options, logger: logging.logger, logPump: logging.pump)
+        } catch {
+            logging.logger.critical("kiosk cannot start: \(error)")
+            logging.pump?.flush()
+            switch error {
+            case .config: throw ExitCode(2)
+            case .display: throw ExitCode(1)
+            }
+        }
+        loop.onLogLevel = logging.setLevel
+        _ = loop.run()
+    }
+}

@@ -1,2 +1,0 @@
-import Runtime
-import Testing
