@@ -80,6 +80,8 @@ let package = Package(
                                                         "InputEvents", "Render", "Display",
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "InMemoryLogging", package: "swift-log")]),
+        // `kiosk run` and deploy/ as an integrator meets them: the built executable, signals, files.
+        .testTarget(name: "RunCommandTests", dependencies: ["kiosk", "Render", "KioskLog"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Runtime", "InputEvents", "Scene", "Gestures", "Geometry", "KioskConfig"],
                     exclude: ["Golden"]),

@@ -21,6 +21,8 @@ enum KernelHarness {
         var status: Int32
         /// The serial console: the kernel's messages and the script's output.
         var console: String
+        /// What the VM wrote to its second serial port (/dev/ttyS1), when one was asked for.
+        var serial2: String = ""
 
         /// The text the script printed between two marker lines.
         func section(_ begin: String, _ end: String) -> String? {
@@ -42,7 +44,8 @@ enum KernelHarness {
     /// `binaries` are host files copied into the working directory as they are (executables with
     /// their shared libraries). With `screendump`, the screen is saved there as a PPM when the
     /// script prints "KIOSK-SCREENDUMP" (see run-in-vm.sh).
-    static func run(script: String, files: [String: String], binaries: [String] = [], screendump: String? = nil) throws -> Run {
+    static func run(script: String, files: [String: String], binaries: [String] = [], screendump: String? = nil,
+                    secondSerialPort: Bool = false) throws -> Run {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-vm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -59,11 +62,11 @@ enum KernelHarness {
         p.executableURL = root.appendingPathComponent("Tests/vm/run-in-vm.sh")
         p.arguments = arguments
         p.currentDirectoryURL = root
-        if let screendump {
-            var environment = ProcessInfo.processInfo.environment
-            environment["KIOSK_VM_SCREENDUMP"] = screendump
-            p.environment = environment
-        }
+        var environment = ProcessInfo.processInfo.environment
+        if let screendump { environment["KIOSK_VM_SCREENDUMP"] = screendump }
+        let serial2Path = dir.appendingPathComponent("serial2.log").path
+        if secondSerialPort { environment["KIOSK_VM_SERIAL2"] = serial2Path }
+        p.environment = environment
         let out = Pipe()
         p.standardOutput = out
         p.standardError = out
@@ -72,6 +75,7 @@ enum KernelHarness {
         p.waitUntilExit()
         // The serial line ends lines with CRLF.
         let console = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-        return Run(status: p.terminationStatus, console: console)
+        let serial2 = secondSerialPort ? (try? String(contentsOfFile: serial2Path, encoding: .utf8)) ?? "" : ""
+        return Run(status: p.terminationStatus, console: console, serial2: serial2.replacingOccurrences(of: "\r\n", with: "\n"))
     }
 }

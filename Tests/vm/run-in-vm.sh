@@ -14,6 +14,9 @@
 # With KIOSK_VM_SCREENDUMP=FILE.ppm, the QEMU monitor listens on a socket, and when the script
 # prints a line "KIOSK-SCREENDUMP" the screen (virtio-gpu's scanout) is saved to FILE.ppm with
 # the monitor's screendump; the script goes on at once, so it must hold the frame a few seconds.
+#
+# With KIOSK_VM_SERIAL2=FILE, a second serial port (/dev/ttyS1 inside) is written to FILE: a
+# kiosk's serial console log, kept apart from the script's output on the first.
 set -euo pipefail
 
 script=${1:?usage: run-in-vm.sh SCRIPT [FILE...]}
@@ -133,10 +136,15 @@ s.close()
 PY
     watcher=$!
 fi
+second=()
+if [ -n "${KIOSK_VM_SERIAL2:-}" ]; then
+    : > "$KIOSK_VM_SERIAL2"
+    second=(-serial "file:$KIOSK_VM_SERIAL2")
+fi
 timeout "${KIOSK_VM_TIMEOUT:-180}" qemu-system-x86_64 -accel tcg -m 512 -smp 1 -vga none -display none -no-reboot \
     -kernel "$work/kernel/vmlinux" -initrd "$run/initrd.cpio.gz" \
     -append "console=ttyS0 quiet panic=-1" \
-    -device virtio-gpu-pci,xres=800,yres=480 -serial "file:$serial" "${monitor[@]}" || true
+    -device virtio-gpu-pci,xres=800,yres=480 -serial "file:$serial" "${second[@]}" "${monitor[@]}" || true
 if [ -n "$watcher" ]; then
     kill "$watcher" 2>/dev/null || true
     wait "$watcher" 2>/dev/null || true
