@@ -11,6 +11,12 @@ public struct KioskConfiguration: Sendable {
     /// `[display]`, `[input]`, `[log]`, `[loop]`: what `kiosk run` needs beyond the scene.
     public var runtime = RuntimeSettings()
 
+    public init(file: String, scene: SceneDescription, runtime: RuntimeSettings = RuntimeSettings()) {
+        self.file = file
+        self.scene = scene
+        self.runtime = runtime
+    }
+
     /// The sections a config file may have; the runtime adds its own.
     static let topLevelKeys = ["panel", "scene", "view", "gesture"]
 

@@ -1,6 +1,9 @@
+import Display
 import Geometry
 import Gestures
 import InputEvents
+import KioskConfig
+import Render
 import Scene
 
 /// A trace that decodes but cannot be replayed as it is.
@@ -9,14 +12,17 @@ public struct ReplayError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Runs a recorded trace through the scene on a virtual clock.
+/// Runs a recorded trace through the kiosk's own loop on a virtual clock.
 ///
-/// The clock is the trace's own timestamps: each frame is delivered at its time after the timers
-/// due before it have fired, each at its own time. After the last event the clock runs on, from
-/// deadline to deadline, until nothing is pending (long presses and tap windows decided,
-/// animations finished). Nothing reads a real clock, so a trace always gives the same outputs.
+/// The clock is the trace's own timestamps: each frame goes through the loop's input and
+/// recognizer stages at its time, and the loop's timers stage fires what is due before it, each
+/// at its own time. After the last event the clock moves from one wake-up of the loop to the next
+/// (long presses and tap windows decided, animations finished) until nothing is pending. Nothing
+/// reads a real clock, so a trace always gives the same outputs. The panel never blanks in a replay.
 public struct Replay {
-    public let scene: KioskScene
+    /// The loop the trace ran through; with `draws`, its frames were drawn as on the kiosk.
+    public let loop: KioskLoop
+    public var scene: KioskScene { loop.scene }
     /// The trace's first timestamp: event times are reported relative to it.
     public private(set) var origin: Instant
     public private(set) var frameCount = 0
@@ -24,39 +30,67 @@ public struct Replay {
     public private(set) var endTime: Instant
     public private(set) var decoder: TouchDecoder
 
-    /// Decodes `trace` and plays it into a scene built from `description`.
+    /// The loop's clock: where the replay has got to.
+    final class VirtualClock {
+        var now: Instant
+        init(_ now: Instant) { self.now = now }
+    }
+
+    /// Decodes `trace` and plays it into a loop on `configuration`; with `draws`, every frame is
+    /// drawn through damage tracking into a headless display, as on the kiosk.
     public init(
-        trace: EvemuTrace, scene description: SceneDescription, traceDecisions: Bool = true,
-        positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil
+        trace: EvemuTrace, configuration: KioskConfiguration, traceDecisions: Bool = true,
+        positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil, draws: Bool = false
     ) throws {
-        scene = try KioskScene(description, trace: DecisionTrace(enabled: traceDecisions))
-        let screen = Size(width: description.panel.widthPixels, height: description.panel.heightPixels)
-        decoder = try TouchDecoder(device: trace.device, screen: screen, positionAxes: positionAxes)
         origin = trace.events.first?.time ?? .zero
         endTime = origin
+        var settings = configuration
+        settings.runtime.display.blankAfterSeconds = 0
+        let clock = VirtualClock(origin)
+        var output: FrameOutput?
+        if draws {
+            let (w, h) = KioskLoop.sceneSize(settings)
+            output = try HeadlessOutput(width: w, height: h, format: KioskLoop.pixelFormat(settings.runtime.display), now: { clock.now })
+        }
+        loop = try KioskLoop(replaying: settings, output: output, traceDecisions: traceDecisions, clock: { clock.now })
+        let panel = settings.scene.panel
+        decoder = try TouchDecoder(device: trace.device, screen: Size(width: panel.widthPixels, height: panel.heightPixels),
+                                   positionAxes: positionAxes)
+        loop.tick(at: origin)
         for event in trace.events {
-            if let frame = decoder.feed(event) { deliver(frame) }
-            while let frame = decoder.nextPendingFrame() { deliver(frame) }
+            if let frame = decoder.feed(event) { deliver(frame, clock) }
+            while let frame = decoder.nextPendingFrame() { deliver(frame, clock) }
         }
         // Touches that never moved on the position axes are a device that reports them elsewhere
         // (eGalax): replaying on would print nothing and look like a working trace.
         if positionAxes == nil, let diagnostic = decoder.diagnostic { throw ReplayError(diagnostic) }
-        runUntilIdle()
+        runUntilIdle(clock)
     }
 
-    private mutating func deliver(_ frame: TouchFrame) {
-        scene.advance(to: frame.time)
-        scene.handle(frame)
+    /// The scene of `description` with the runtime's defaults.
+    public init(
+        trace: EvemuTrace, scene description: SceneDescription, traceDecisions: Bool = true,
+        positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil
+    ) throws {
+        try self.init(trace: trace, configuration: KioskConfiguration(file: "<scene>", scene: description),
+                      traceDecisions: traceDecisions, positionAxes: positionAxes)
+    }
+
+    private mutating func deliver(_ frame: TouchFrame, _ clock: VirtualClock) {
+        clock.now = max(clock.now, frame.time)
+        loop.process(frame, touchesDown: decoder.activeTouchCount)
+        loop.tick(at: clock.now)
         frameCount += 1
         endTime = frame.time
     }
 
-    /// Fires every pending deadline in order; a bound keeps a misbehaving timer from spinning forever.
-    private mutating func runUntilIdle() {
+    /// Moves the clock from wake-up to wake-up; a bound keeps a misbehaving timer from spinning forever.
+    private mutating func runUntilIdle(_ clock: VirtualClock) {
         var steps = 0
-        while let deadline = scene.nextDeadline, steps < 100_000 {
-            scene.advance(to: max(deadline, endTime))
-            endTime = max(deadline, endTime)
+        while let wake = loop.nextWake(), steps < 100_000 {
+            clock.now = max(wake, endTime)
+            loop.tick(at: clock.now)
+            endTime = clock.now
             steps += 1
         }
     }

@@ -38,7 +38,7 @@ public struct ReplayJob {
 
     /// Loads the config and the trace and plays it on the virtual clock: what every command that
     /// replays shares. Errors name the file and what is wrong with it.
-    public func replay(traceDecisions: Bool = true) throws(ReplayJobError) -> Replay {
+    public func replay(traceDecisions: Bool = true, draws: Bool = false) throws(ReplayJobError) -> Replay {
         let configuration: KioskConfiguration
         do {
             configuration = try KioskConfiguration.load(path: configPath)
@@ -47,8 +47,8 @@ public struct ReplayJob {
         }
         guard let tracePath else {
             do {
-                return try Replay(trace: EvemuTrace(device: SyntheticTouchscreen.ft5406), scene: configuration.scene,
-                                  traceDecisions: traceDecisions)
+                return try Replay(trace: EvemuTrace(device: SyntheticTouchscreen.ft5406), configuration: configuration,
+                                  traceDecisions: traceDecisions, draws: draws)
             } catch {
                 throw ReplayJobError("\(error)")
             }
@@ -74,7 +74,7 @@ public struct ReplayJob {
             axes = (x, y)
         }
         do {
-            return try Replay(trace: trace, scene: configuration.scene, traceDecisions: traceDecisions, positionAxes: axes)
+            return try Replay(trace: trace, configuration: configuration, traceDecisions: traceDecisions, positionAxes: axes, draws: draws)
         } catch {
             throw ReplayJobError("\(tracePath): \(error)")
         }
@@ -82,7 +82,7 @@ public struct ReplayJob {
 
     /// `kiosk replay`: the replay and its three outputs, and the screenshot when asked for.
     public func run() throws(ReplayJobError) -> Outputs {
-        let replay = try replay()
+        let replay = try replay(draws: screenshotPath != nil)
         if let screenshotPath {
             do {
                 try replay.writeScreenshot(to: screenshotPath)

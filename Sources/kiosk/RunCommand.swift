@@ -60,6 +60,12 @@ struct RunCommand: ParsableCommand {
             }
         }
         loop.onLogLevel = logging.setLevel
-        _ = loop.run()
+        do {
+            _ = try loop.run()
+        } catch {
+            logging.logger.critical("kiosk cannot run: \(error)")
+            logging.pump?.flush()
+            throw ExitCode(1)
+        }
     }
 }

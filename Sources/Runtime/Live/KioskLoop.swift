@@ -64,7 +64,8 @@ public final class KioskLoop {
     public private(set) var scene: KioskScene
     public private(set) var stats: LoopStats
     public private(set) var blanking: BlankingPolicy
-    public let output: FrameOutput
+    /// Nil: a replay that draws nothing.
+    public let output: FrameOutput?
     public private(set) var shadow: PixelBuffer
     public private(set) var screenshotsWritten: [String] = []
     /// Called when the log level changes on reload; the executable's handler reads it.
@@ -72,14 +73,16 @@ public final class KioskLoop {
 
     private var log: Logger
     private let logPump: LogPump?
-    private var renderer: SceneRenderer
+    private var renderer: SceneRenderer?
+    /// Live: a touchscreen, signals, stats and systemd; else a replay on a virtual clock.
+    private let isLive: Bool
     private var damage: DamageTracker
     private var rotation: DisplayRotation
     private var input: TouchscreenWatcher?
     private var inputProblem: String?
     private let notifier: SystemdNotifier?
-    private let signals: Int32
-    private let timer: Int32
+    private var signals: Int32 = -1
+    private var timer: Int32 = -1
     private var previousMask = sigset_t()
     /// Reused every wake-up: the loop allocates nothing of its own in steady state.
     private var fds: [pollfd] = []
@@ -93,59 +96,110 @@ public final class KioskLoop {
     private var reloadPending = false
     private var devicesAttached = 0
     private var decisionsLogged = 0
+    private var recognizerNanoseconds: Int64 = 0
     private let clock: () -> Instant
 
-    /// Reads the config, opens the display and the touchscreen, and draws the first frame.
+    /// Reads the config, opens the display and the touchscreen: `kiosk run`.
     /// Throws `KioskLoopError.config` (exit status 2) or `.display` (exit status 1).
-    public init(options: Options, logger: Logger, logPump: LogPump?, output makeOutput: ((DisplaySettings) throws(DisplayError) -> FrameOutput)? = nil,
-                clock: @escaping () -> Instant = KioskLoop.monotonicNow) throws(KioskLoopError) {
-        self.options = options
-        self.log = logger
-        self.logPump = logPump
-        self.clock = clock
+    public convenience init(options: Options, logger: Logger, logPump: LogPump?,
+                            output makeOutput: ((DisplaySettings) throws(DisplayError) -> FrameOutput)? = nil,
+                            clock: @escaping () -> Instant = KioskLoop.monotonicNow) throws(KioskLoopError) {
+        let configuration: KioskConfiguration
         do {
             configuration = try KioskConfiguration.load(path: options.configPath)
         } catch {
             throw .config("\(error)")
         }
         let settings = configuration.runtime
-        guard let turn = DisplayRotation(degrees: settings.display.rotation) else {
-            throw .config("\(options.configPath): display.rotation: \(settings.display.rotation) is not 0, 90, 180 or 270")
-        }
-        rotation = turn
-        let format: PixelFormat = settings.display.pixelFormat == .rgb565 ? .rgb565 : .xrgb8888
-        let panel = configuration.scene.panel
-        let sceneSize = (width: Int(panel.widthPixels), height: Int(panel.heightPixels))
+        let output: FrameOutput
         do {
             if let makeOutput {
                 output = try makeOutput(settings.display)
             } else {
-                output = try Self.openOutput(settings.display, format: format, sceneSize: sceneSize, rotation: turn, clock: clock)
+                output = try Self.openOutput(settings.display, sceneSize: Self.sceneSize(configuration), clock: clock)
             }
         } catch {
             throw .display(error.description)
         }
         do {
-            shadow = try PixelBuffer(width: sceneSize.width, height: sceneSize.height, format: format)
-            renderer = SceneRenderer(font: try Font(path: settings.display.font))
+            try self.init(configuration: configuration, options: options, logger: logger, logPump: logPump, output: output, live: true, clock: clock)
         } catch {
             output.restore()
-            throw .config("\(options.configPath): display.font: \(error)")
+            throw error
         }
+        openInput(settings.input)
+    }
+
+    /// The loop on `configuration` without a touchscreen, signals or a real display: `kiosk replay`
+    /// steps it on a virtual clock with `process(_:)` and `tick(at:)`. With `output` nil nothing is
+    /// drawn (a replay that wants no screenshot).
+    public convenience init(replaying configuration: KioskConfiguration, output: FrameOutput?, traceDecisions: Bool,
+                            clock: @escaping () -> Instant) throws(KioskLoopError) {
+        try self.init(configuration: configuration, options: Options(configPath: configuration.file, logLevel: traceDecisions ? .debug : .info),
+                      logger: Logger(label: "kiosk.replay", factory: { _ in SwiftLogNoOpLogHandler() }), logPump: nil,
+                      output: output, live: false, clock: clock)
+    }
+
+    private init(configuration: KioskConfiguration, options: Options, logger: Logger, logPump: LogPump?, output: FrameOutput?,
+                 live: Bool, clock: @escaping () -> Instant) throws(KioskLoopError) {
+        self.options = options
+        self.configuration = configuration
+        self.log = logger
+        self.logPump = logPump
+        self.clock = clock
+        self.output = output
+        isLive = live
+        let settings = configuration.runtime
+        guard let turn = DisplayRotation(degrees: settings.display.rotation) else {
+            throw .config("\(options.configPath): display.rotation: \(settings.display.rotation) is not 0, 90, 180 or 270")
+        }
+        rotation = turn
+        let size = Self.sceneSize(configuration)
         let level = options.logLevel ?? Logger.Level(settings.log.level)
         do {
-            scene = try KioskScene(configuration.scene, trace: DecisionTrace(enabled: level <= .debug), recordsEvents: level <= .debug)
+            shadow = try PixelBuffer(width: size.width, height: size.height, format: Self.pixelFormat(settings.display))
+            renderer = output == nil ? nil : SceneRenderer(font: try Font(path: settings.display.font))
         } catch {
-            output.restore()
+            throw .config("\(options.configPath): display.font: \(error)")
+        }
+        do {
+            scene = try KioskScene(configuration.scene, trace: DecisionTrace(enabled: level <= .debug), recordsEvents: !live || level <= .debug)
+        } catch {
             throw .config("\(error)")
         }
-        damage = DamageTracker(width: sceneSize.width, height: sceneSize.height)
+        damage = DamageTracker(width: size.width, height: size.height)
         let now = clock()
-        stats = LoopStats(budgets: Self.budgets(settings.loop, refresh: output.refreshHz), start: now)
+        stats = LoopStats(budgets: Self.budgets(settings.loop, refresh: output?.refreshHz ?? 60), start: now)
         blanking = BlankingPolicy(blankAfter: settings.display.blankAfterSeconds, now: now)
-        notifier = SystemdNotifier(environment: options.environment)
+        notifier = live ? SystemdNotifier(environment: options.environment) : nil
+        rects.reserveCapacity(64)
+        pendingInput.reserveCapacity(Self.latencyCapacity)
+        inFlightInput.reserveCapacity(Self.latencyCapacity)
+        guard live, let output else { return }
+        log.info("kiosk starting", metadata: [
+            "config.file": "\(options.configPath)", "config.generation": "\(generation)",
+            "display": "\(output.summary)", "display.rotation": "\(turn.degrees)",
+            "scene.views": "\(configuration.scene.views.count)", "scene.gestures": "\(configuration.scene.gestures.count)",
+        ])
+        if turn.panelSize(width: size.width, height: size.height) != (output.width, output.height) {
+            log.warning("the scene does not fit the mode: the frame is cut or bordered", metadata: [
+                "scene.size": "\(size.width)x\(size.height)", "display.size": "\(output.width)x\(output.height)",
+                "display.rotation": "\(turn.degrees)",
+            ])
+        }
+    }
 
-        // Signals arrive as a file in the same poll: no handler runs in the middle of a frame.
+    deinit {
+        output?.restore()
+        if signals >= 0 {
+            close(signals)
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        }
+        if timer >= 0 { close(timer) }
+    }
+
+    /// Signals arrive as a file in the same poll: no handler runs in the middle of a frame.
+    private func openLoopFiles() throws(KioskLoopError) {
         var mask = sigset_t()
         sigemptyset(&mask)
         for s in [SIGINT, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&mask, s) }
@@ -153,44 +207,19 @@ public final class KioskLoop {
         pthread_sigmask(SIG_BLOCK, &mask, &previousMask)
         signals = signalfd(-1, &mask, kiosk_SFD_CLOEXEC | kiosk_SFD_NONBLOCK)
         timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-        guard signals >= 0, timer >= 0 else {
-            output.restore()
-            throw .display("signalfd/timerfd: \(String(cString: strerror(errno)))")
-        }
+        guard signals >= 0, timer >= 0 else { throw .display("signalfd/timerfd: \(String(cString: strerror(errno)))") }
         fds.reserveCapacity(8)
-        rects.reserveCapacity(64)
-        pendingInput.reserveCapacity(Self.latencyCapacity)
-        inFlightInput.reserveCapacity(Self.latencyCapacity)
-
-        log.info("kiosk starting", metadata: [
-            "config.file": "\(options.configPath)", "config.generation": "\(generation)",
-            "display": "\(output.summary)", "display.rotation": "\(turn.degrees)",
-            "scene.views": "\(configuration.scene.views.count)", "scene.gestures": "\(configuration.scene.gestures.count)",
-        ])
-        if turn.panelSize(width: sceneSize.width, height: sceneSize.height) != (output.width, output.height) {
-            log.warning("the scene does not fit the mode: the frame is cut or bordered", metadata: [
-                "scene.size": "\(sceneSize.width)x\(sceneSize.height)", "display.size": "\(output.width)x\(output.height)",
-                "display.rotation": "\(turn.degrees)",
-            ])
-        }
-        openInput(settings.input)
-    }
-
-    deinit {
-        output.restore()
-        close(signals)
-        close(timer)
-        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
     }
 
     /// Latency samples kept per frame; more inputs than this before a flip are not all measured.
     static let latencyCapacity = 128
 
     /// Runs until SIGTERM or SIGINT; the display is put back before it returns.
-    public func run() -> Ending {
+    public func run() throws(KioskLoopError) -> Ending {
+        try openLoopFiles()
         let start = clock()
         drawFrame(at: start)
-        notifier?.ready(status: "generation \(generation); \(output.summary)")
+        notifier?.ready(status: "generation \(generation); \(output?.summary ?? "no display")")
         if configuration.runtime.log.statsInterval > 0 {
             nextStats = start.adding(seconds: configuration.runtime.log.statsInterval)
         }
@@ -200,7 +229,7 @@ public final class KioskLoop {
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: signals, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timer, events: Int16(POLLIN), revents: 0))
-            if let fd = output.pollDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            if let fd = output?.pollDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             if let input {
                 for fd in input.fileDescriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             }
@@ -219,28 +248,16 @@ public final class KioskLoop {
     func iterate() -> Ending? {
         drainTimer()
         if let ending = handleSignals() { return ending }
-        var now = clock()
+        handleDisplayEvents(at: clock())
 
-        // Page flips done: the frame is on the glass, and its inputs' latency is known.
-        if !displayDown, output.pollDescriptor != nil {
-            do {
-                try output.handleEvents()
-            } catch {
-                displayFailed(error, at: now)
-            }
-        }
-        noteFlips()
-
-        // Input: read, decode, and hand each frame to the scene (the recognizers' stage).
-        var recognizerNanoseconds: Int64 = 0
+        // Input: read and decode; each frame goes to the scene at once (the recognizers' stage).
+        recognizerNanoseconds = 0
         let inputStart = clock()
         if let input {
             input.service { event in
                 switch event {
                 case .frame(let frame):
-                    let t0 = clock()
                     deliver(frame, touchesDown: input.activeTouchCount)
-                    recognizerNanoseconds += (clock().microseconds - t0.microseconds) * 1000
                 case .attached(let path, let name, let kind):
                     devicesAttached += 1
                     log.info("touchscreen attached", metadata: ["input.device": "\(path)", "input.name": "\(name)", "input.kind": "\(kind)"])
@@ -251,21 +268,30 @@ public final class KioskLoop {
                 }
             }
         }
-        let inputNanoseconds = elapsedNanoseconds(since: inputStart) - recognizerNanoseconds
-        stage(.input, inputNanoseconds)
+        stage(.input, elapsedNanoseconds(since: inputStart) - recognizerNanoseconds)
         if recognizerNanoseconds > 0 { stage(.recognizers, recognizerNanoseconds) }
+        tick(at: clock())
+        return nil
+    }
 
+    /// Delivers one frame of touches as the touchscreen would (a replay's input stage).
+    public func process(_ frame: TouchFrame, touchesDown: Int) {
+        deliver(frame, touchesDown: touchesDown)
+    }
+
+    /// The stages after input, at `now`: timers, then animation, render and present when the
+    /// last frame is on screen; then the log, the stats line and the watchdog.
+    public func tick(at now: Instant) {
         // Timers: long presses, tap windows, animations ending.
-        now = clock()
-        let timersStart = now
+        let timersStart = clock()
         scene.advance(to: now)
         stage(.timers, elapsedNanoseconds(since: timersStart))
-        logSceneActivity()
+        if isLive { logSceneActivity() }
 
         if reloadPending, (input?.activeTouchCount ?? 0) == 0 { reload(at: now) }
         if blanking.shouldBlank(at: now) { blank(true, at: now) }
         if displayDown, let retry = nextDisplayRetry, now >= retry { recoverDisplay(at: now) }
-        if !displayDown, !blanking.isBlanked, !output.isFlipPending { drawFrame(at: now) }
+        if let output, !displayDown, !blanking.isBlanked, !output.isFlipPending { drawFrame(at: now) }
         noteFlips()
 
         if let pump = logPump {
@@ -274,8 +300,23 @@ public final class KioskLoop {
         }
         if let due = nextStats, now >= due { statsLine(at: now) }
         notifier?.keepAlive(at: now)
-        return nil
     }
+
+    /// Page flips done: the frame is on the glass, and its inputs' latency is known.
+    private func handleDisplayEvents(at now: Instant) {
+        if let output, !displayDown, output.pollDescriptor != nil {
+            do {
+                try output.handleEvents()
+            } catch {
+                displayFailed(error, at: now)
+            }
+        }
+        noteFlips()
+    }
+
+    /// The moment the loop must wake without input (a replay moves its clock there); nil when
+    /// nothing is pending.
+    public func nextWake() -> Instant? { nextWake(after: clock()) }
 
     // MARK: Stages
 
@@ -283,8 +324,11 @@ public final class KioskLoop {
         stats.touchFrames += 1
         switch blanking.admit(frame, touchesDown: touchesDown) {
         case .deliver:
+            let start = clock()
+            // Timers due before the frame fire at their own times first.
             scene.advance(to: frame.time)
             scene.handle(frame)
+            recognizerNanoseconds += elapsedNanoseconds(since: start)
             if pendingInput.count < Self.latencyCapacity { pendingInput.append(frame.time) }
         case .wake:
             blank(false, at: frame.time)
@@ -296,6 +340,7 @@ public final class KioskLoop {
     /// Animation (what changed since the last frame), render (cairo into the shadow buffer) and
     /// present (the damage copied to the back buffer, a page flip queued).
     private func drawFrame(at now: Instant) {
+        guard let output, let renderer else { return }
         let animationStart = clock()
         damage.damage(for: scene, at: now, into: &rects)
         stage(.animation, elapsedNanoseconds(since: animationStart))
@@ -325,6 +370,7 @@ public final class KioskLoop {
 
     /// Records the latency of the inputs whose frame has reached the screen.
     private func noteFlips() {
+        guard let output else { return }
         let flips = output.flipCount
         guard flips != flipsSeen, !output.isFlipPending else { return }
         flipsSeen = flips
@@ -367,7 +413,7 @@ public final class KioskLoop {
         }
         consider(scene.nextDeadline)
         // An animation runs at the refresh rate; with page flips, the flip event paces it.
-        if scene.isAnimating, output.pollDescriptor == nil || !output.isFlipPending {
+        if let output, scene.isAnimating, output.pollDescriptor == nil || !output.isFlipPending {
             consider(now.adding(seconds: 1 / Double(output.refreshHz)))
         }
         consider(nextStats)
@@ -428,7 +474,7 @@ public final class KioskLoop {
             log.info("stopping on \(s == SIGTERM ? "SIGTERM" : "SIGINT"); display restored", metadata: ["frames": "\(stats.totalFrames)"])
         }
         notifier?.stopping()
-        output.restore()
+        output?.restore()
         logPump?.flush()
         return ending
     }
@@ -438,7 +484,7 @@ public final class KioskLoop {
     private func reload(at now: Instant) {
         reloadPending = false
         notifier?.reloading(at: now)
-        defer { notifier?.ready(status: "generation \(generation); \(output.summary)") }
+        defer { notifier?.ready(status: "generation \(generation); \(output?.summary ?? "no display")") }
         let next: KioskConfiguration
         do {
             next = try KioskConfiguration.load(path: options.configPath)
@@ -449,10 +495,10 @@ public final class KioskLoop {
         let settings = next.runtime
         let level = options.logLevel ?? Logger.Level(settings.log.level)
         let newScene: KioskScene
-        let newRenderer: SceneRenderer
+        let newRenderer: SceneRenderer?
         do {
             newScene = try KioskScene(next.scene, trace: DecisionTrace(enabled: level <= .debug), recordsEvents: level <= .debug)
-            newRenderer = settings.display.font == configuration.runtime.display.font
+            newRenderer = renderer == nil || settings.display.font == configuration.runtime.display.font
                 ? renderer : SceneRenderer(font: try Font(path: settings.display.font))
         } catch {
             log.error("config reload failed: \(options.configPath): \(error); still running generation \(generation)")
@@ -471,14 +517,14 @@ public final class KioskLoop {
         let carried = newScene.carryOver(from: scene)
         scene = newScene
         renderer = newRenderer
-        renderer.forgetSquareImages()
+        renderer?.forgetSquareImages()
         damage.invalidate()
         decisionsLogged = 0
         let old = configuration.runtime
         configuration = next
         generation += 1
         onLogLevel?(level)
-        stats.setBudgets(Self.budgets(settings.loop, refresh: output.refreshHz))
+        stats.setBudgets(Self.budgets(settings.loop, refresh: output?.refreshHz ?? 60))
         blanking.blankAfter = settings.display.blankAfterSeconds
         blanking.wake(at: now)
         if settings.log.statsInterval != old.log.statsInterval {
@@ -565,6 +611,7 @@ public final class KioskLoop {
     }
 
     private func recoverDisplay(at now: Instant) {
+        guard let output else { return }
         do {
             try output.recover()
         } catch {
@@ -580,7 +627,7 @@ public final class KioskLoop {
 
     private func blank(_ off: Bool, at now: Instant) {
         do {
-            try output.setPower(on: !off)
+            try output?.setPower(on: !off)
             if off {
                 log.info("display blanked after \(fixedDecimal(configuration.runtime.display.blankAfterSeconds, 0)) s without a touch")
             } else {
@@ -654,8 +701,16 @@ public final class KioskLoop {
         return LoopStats.budgets(frameNanoseconds: Int64(frame), settings: loop)
     }
 
-    static func openOutput(_ d: DisplaySettings, format: PixelFormat, sceneSize: (width: Int, height: Int), rotation: DisplayRotation,
+    static func sceneSize(_ c: KioskConfiguration) -> (width: Int, height: Int) {
+        (Int(c.scene.panel.widthPixels), Int(c.scene.panel.heightPixels))
+    }
+
+    static func pixelFormat(_ d: DisplaySettings) -> PixelFormat { d.pixelFormat == .rgb565 ? .rgb565 : .xrgb8888 }
+
+    static func openOutput(_ d: DisplaySettings, sceneSize: (width: Int, height: Int),
                            clock: @escaping () -> Instant) throws(DisplayError) -> FrameOutput {
+        let format = pixelFormat(d)
+        let rotation = DisplayRotation(degrees: d.rotation) ?? .upright
         if d.card == "headless" {
             let size = rotation.panelSize(width: sceneSize.width, height: sceneSize.height)
             do {
