@@ -46,6 +46,19 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "LoopFrame",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Runtime", package: kiosk),
+                .product(name: "Display", package: kiosk),
+                .product(name: "Render", package: kiosk),
+                .product(name: "Gestures", package: kiosk),
+                .product(name: "KioskConfig", package: kiosk),
+            ],
+            path: "Benchmarks/LoopFrame",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "GestureFrame",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

@@ -134,10 +134,11 @@ public final class KioskLoop {
     /// steps it on a virtual clock with `process(_:)` and `tick(at:)`. With `output` nil nothing is
     /// drawn (a replay that wants no screenshot).
     public convenience init(replaying configuration: KioskConfiguration, output: FrameOutput?, traceDecisions: Bool,
-                            clock: @escaping () -> Instant) throws(KioskLoopError) {
+                            recordsEvents: Bool = true, clock: @escaping () -> Instant) throws(KioskLoopError) {
         try self.init(configuration: configuration, options: Options(configPath: configuration.file, logLevel: traceDecisions ? .debug : .info),
                       logger: Logger(label: "kiosk.replay", factory: { _ in SwiftLogNoOpLogHandler() }), logPump: nil,
                       output: output, live: false, clock: clock)
+        scene.recordsEvents = recordsEvents
     }
 
     private init(configuration: KioskConfiguration, options: Options, logger: Logger, logPump: LogPump?, output: FrameOutput?,

@@ -1,0 +1,112 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// `kiosk run` started as a process, its stderr (the log) collected as it arrives, so a test can
+/// wait for a line (woken by each write, never by polling) and send it signals.
+final class KioskProcess: Sendable {
+    private let process: Process
+    /// What the process wrote so far; a class, so the pipe's handler can hold it.
+    private final class Collected: Sendable {
+        let text = Mutex("")
+    }
+
+    private let log = Collected()
+    private let arrived = DispatchSemaphore(value: 0)
+    let folder: URL
+
+    /// Starts `kiosk run --config CONFIG` with `config` written into a fresh folder.
+    init(config: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        folder = try temporaryFolder("run")
+        let path = folder.appendingPathComponent("kiosk.conf")
+        try config.replacingOccurrences(of: "@FOLDER@", with: folder.path).write(to: path, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = kioskExecutable
+        process.arguments = ["run", "--config", path.path] + arguments
+        process.currentDirectoryURL = folder
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        err.fileHandleForReading.readabilityHandler = { [log, arrived] handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+            } else {
+                log.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+            arrived.signal()
+        }
+        try process.run()
+    }
+
+    var configPath: String { folder.appendingPathComponent("kiosk.conf").path }
+    var text: String { log.text.withLock { $0 } }
+    func lines(containing s: String) -> [Substring] { text.split(separator: "\n").filter { $0.contains(s) } }
+
+    /// Waits until the log holds `s` at least `count` times, or the process ends, or `seconds` pass.
+    @discardableResult
+    func waitFor(_ s: String, count: Int = 1, seconds: Double = 20) -> Bool {
+        let end = DispatchTime.now() + seconds
+        while true {
+            if lines(containing: s).count >= count { return true }
+            if !process.isRunning, lines(containing: s).count < count {
+                // One last look: the pipe may still hold the end.
+                _ = arrived.wait(timeout: .now() + 0.5)
+                return lines(containing: s).count >= count
+            }
+            if arrived.wait(timeout: end) == .timedOut { return lines(containing: s).count >= count }
+        }
+    }
+
+    func signal(_ s: Int32) { kill(process.processIdentifier, s) }
+
+    /// Sends SIGTERM and waits for the exit status.
+    func stop() -> Int32 {
+        if process.isRunning { signal(SIGTERM) }
+        process.waitUntilExit()
+        _ = waitFor("\u{0}", seconds: 0.5)
+        return process.terminationStatus
+    }
+
+    /// Waits for the process to end by itself.
+    func exitStatus() -> Int32 {
+        process.waitUntilExit()
+        _ = waitFor("\u{0}", seconds: 0.5)
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// A config for `kiosk run` on this machine: the default scene, a headless display, an empty
+/// input folder (no touchscreen), the log on stderr only. `extra` is appended to the sections.
+func headlessConfig(display: String = "", log: String = "", input: String = "", tail: String = "") throws -> String {
+    let scene = try String(contentsOf: repositoryRoot.appendingPathComponent("config/kiosk.toml"), encoding: .utf8)
+    // The default file documents the runtime sections; cut them off, the test sets its own.
+    let sceneOnly = scene.components(separatedBy: "\n[display]").first ?? scene
+    return sceneOnly + """
+
+        [display]
+        card = "headless"
+        screenshot_directory = "@FOLDER@"
+        \(display)
+
+        [input]
+        directory = "@FOLDER@"
+        \(input)
+
+        [log]
+        serial = "none"
+        \(log)
+        \(tail)
+        """
+}
