@@ -115,7 +115,7 @@ struct ViewLook: Equatable {
         lifted = v.lifted
         highlighted = v.isHighlighted
         taps = v.taps
-        knob = v.knobCenter()
+        knob = scene.knobCenter(of: id, at: now)
         isOn = v.isOn
         switch v.kind {
         case .square:

@@ -92,7 +92,7 @@ public final class SceneRenderer {
             switch v.kind {
             case .button: drawButton(cr, v, index: i)
             case .slider: drawSlider(cr, v, theme: theme)
-            case .toggle: drawSwitch(cr, v)
+            case .toggle: drawSwitch(cr, v, knob: scene.knobCenter(of: ViewID(i), at: now))
             case .canvas, .square: break
             }
         }
@@ -174,7 +174,7 @@ public final class SceneRenderer {
         drawKnob(cr, at: knob, radius: v.knobRadius * 0.55)
     }
 
-    private func drawSwitch(_ cr: OpaquePointer, _ v: ViewState) {
+    private func drawSwitch(_ cr: OpaquePointer, _ v: ViewState, knob: Point) {
         let f = v.baseFrame
         let r = f.height / 2
         Self.roundedRect(cr, f.minX, f.minY, f.width, f.height, r)
@@ -184,7 +184,7 @@ public final class SceneRenderer {
             cairo_set_source_rgb(cr, 0.62, 0.64, 0.67)
         }
         cairo_fill(cr)
-        drawKnob(cr, at: v.knobCenter(), radius: r - 4)
+        drawKnob(cr, at: knob, radius: r - 4)
     }
 
     private func drawKnob(_ cr: OpaquePointer, at c: Point, radius: Double) {

@@ -109,6 +109,12 @@ extension KioskScene {
             } else {
                 on = inside ? !views[i].isOn : views[i].isOn
             }
+            // The knob slides from where it is to its side, unless it is there already.
+            let from = views[i].knobTravel ?? (views[i].isOn ? 1 : 0)
+            if from != (on ? 1 : 0) {
+                views[i].toggleFrom = from
+                views[i].toggleStart = time
+            }
             views[i].knobTravel = nil
             emit(v, inside ? .touchUpInside : .touchUpOutside, at: time)
             if on != views[i].isOn {

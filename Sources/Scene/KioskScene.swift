@@ -15,6 +15,8 @@ public final class KioskScene {
     public var recordsEvents: Bool
     /// Ticks for animations: the scene is not idle while one runs.
     public let animationFrameSeconds = 1.0 / 60
+    /// How long a switch's knob takes to slide to its new side, as UISwitch's does.
+    public static let toggleAnimationSeconds = 0.25
 
     let initialViews: [ViewState]
     /// Per recognizer: its declaration and the views and recognizers its graph names.
@@ -138,6 +140,9 @@ public final class KioskScene {
             if let start = views[i].dropStart, now.seconds(since: start) >= definition.dropAnimationSeconds {
                 views[i].dropStart = nil
             }
+            if let start = views[i].toggleStart, now.seconds(since: start) >= Self.toggleAnimationSeconds {
+                views[i].toggleStart = nil
+            }
         }
     }
 
@@ -149,12 +154,26 @@ public final class KioskScene {
                 let end = start.adding(seconds: definition.dropAnimationSeconds)
                 if best.map({ end < $0 }) ?? true { best = end }
             }
+            if let start = v.toggleStart {
+                let end = start.adding(seconds: Self.toggleAnimationSeconds)
+                if best.map({ end < $0 }) ?? true { best = end }
+            }
         }
         return best
     }
 
     /// True when no animation runs.
-    public var isAnimating: Bool { views.contains { $0.dropStart != nil } }
+    public var isAnimating: Bool { views.contains { $0.dropStart != nil || $0.toggleStart != nil } }
+
+    /// Where a control's knob is drawn at `now`: a switch's knob slides (eased) to its new side.
+    public func knobCenter(of id: ViewID, at now: Instant) -> Point {
+        let v = views[id.rawValue]
+        guard v.kind == .toggle, v.knobTravel == nil, let start = v.toggleStart else { return v.knobCenter() }
+        let t = min(1, max(0, now.seconds(since: start) / Self.toggleAnimationSeconds))
+        let eased = 1 - (1 - t) * (1 - t)
+        let to = v.isOn ? 1.0 : 0.0
+        return v.knobCenter(travel: v.toggleFrom + (to - v.toggleFrom) * eased)
+    }
 
     public func removeAllEvents() { events.removeAll(keepingCapacity: true) }
 

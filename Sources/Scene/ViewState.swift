@@ -35,6 +35,10 @@ public struct ViewState: Sendable, Equatable {
     public internal(set) var isOn = false
     /// The switch knob's place along its track while a finger drags it, 0 (off) to 1 (on).
     public internal(set) var knobTravel: Double?
+    /// When the switch's knob started sliding to its new side, and from where (its travel then);
+    /// nil when it rests.
+    public internal(set) var toggleStart: Instant?
+    public internal(set) var toggleFrom = 0.0
     public let label: String
     public let trackingMarginPixels: Double
 
@@ -52,15 +56,18 @@ public struct ViewState: Sendable, Equatable {
         trackingMarginPixels = metrics.pixels(millimetres: d.trackingMarginMillimetres)
     }
 
-    /// The knob of a slider or a switch: a circle as tall as the control.
+    /// The knob of a slider or a switch where it comes to rest: a circle as tall as the control.
     public func knobCenter() -> Point {
-        let r = baseFrame.height / 2
-        let travel: Double
         switch kind {
-        case .slider: travel = value
-        case .toggle: travel = knobTravel ?? (isOn ? 1 : 0)
-        default: return baseFrame.center
+        case .slider: knobCenter(travel: value)
+        case .toggle: knobCenter(travel: knobTravel ?? (isOn ? 1 : 0))
+        default: baseFrame.center
         }
+    }
+
+    /// The knob at `travel` along its track, 0 (left) to 1 (right).
+    public func knobCenter(travel: Double) -> Point {
+        let r = baseFrame.height / 2
         return Point(x: baseFrame.minX + r + travel * (baseFrame.width - 2 * r), y: baseFrame.center.y)
     }
 
