@@ -176,6 +176,13 @@ struct KioskRunOnRealKernelTests {
         #expect(run.console.contains("KIOSK-DPMS-WOKEN On"), "\(run.console)")
     }
 
+    @Test func anUnpluggedTouchscreenIsLoggedAndTheKioskRunsOn() throws {
+        let run = try finished()
+        let lines = run.serial2.split(separator: "\n")
+        let removed = try #require(lines.firstIndex { $0.contains("touchscreen removed; its touches were cancelled") }, "serial log:\n\(run.serial2)")
+        #expect(lines[removed...].contains { $0.contains("stopping on SIGTERM; display restored") }, "serial log:\n\(run.serial2)")
+    }
+
     @Test func theScreenShowsTheHeadlessReplayOfTheSameTrace() throws {
         _ = try finished()
         let dump = try #require(FileManager.default.contents(atPath: Self.screendumpPath), "no screendump at \(Self.screendumpPath)")

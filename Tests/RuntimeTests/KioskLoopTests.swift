@@ -57,3 +57,84 @@ struct KioskLoopTests {
         #expect(h.output.flipCount == flips, "a finger at rest changes nothing on screen")
     }
 }
+
+/// A display that fails as a real one can: a page flip refused (DRM master taken by another
+/// process, a VT switch) or the cable pulled; the real kernel in the VM cannot be made to do it.
+final class FailingOutput: FrameOutput {
+    let inner: HeadlessOutput
+    /// While true, every present fails and recovery is refused.
+    var isDown = false
+    private(set) var failedPresents = 0
+    private(set) var recoveries = 0
+
+    init(_ inner: HeadlessOutput) { self.inner = inner }
+
+    var summary: String { "failing " + inner.summary }
+    var width: Int { inner.width }
+    var height: Int { inner.height }
+    var refreshHz: Int { inner.refreshHz }
+    var pollDescriptor: Int32? { nil }
+    var isFlipPending: Bool { false }
+    var lastFlipTime: Instant { inner.lastFlipTime }
+    var flipCount: Int { inner.flipCount }
+    func copy(from shadow: PixelBuffer, damage: [Rect], rotation: DisplayRotation) throws(DisplayError) {
+        try inner.copy(from: shadow, damage: damage, rotation: rotation)
+    }
+    func present() throws(DisplayError) {
+        if isDown {
+            failedPresents += 1
+            throw DisplayError("card0: drmModePageFlip Virtual-1: Permission denied")
+        }
+        try inner.present()
+    }
+    func handleEvents() throws(DisplayError) {}
+    func setPower(on: Bool) throws(DisplayError) {}
+    func recover() throws(DisplayError) {
+        guard !isDown else { throw DisplayError("card0: cannot become DRM master again: master held by another process") }
+        recoveries += 1
+    }
+    func restore() {}
+}
+
+@Suite("The kiosk loop when the display fails")
+struct DisplayFaultTests {
+    @Test func inputGoesOnWhileTheDisplayIsDownAndAWholeFrameIsDrawnWhenItIsBack() throws {
+        let configuration = try KioskConfiguration.load(path: KioskLoopTests.configPath)
+        let clock = KioskLoopTests.Harness.Clock()
+        let output = FailingOutput(try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }))
+        let loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: { clock.now })
+        loop.tick(at: clock.now)
+        #expect(output.flipCount == 1)
+
+        // The display goes; a finger drags yellow meanwhile.
+        output.isDown = true
+        let finger = TouchID(1)
+        func frame(_ phase: TouchPhase, _ p: Point) {
+            clock.now = clock.now.adding(seconds: 1.0 / 60)
+            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: finger, phase: phase, location: p)]), touchesDown: phase.isFinal ? 0 : 1)
+            loop.tick(at: clock.now)
+        }
+        frame(.began, Point(x: 160, y: 190))
+        for i in 1...30 { frame(.moved, Point(x: 160 + Double(i) * 4, y: 190)) }
+        frame(.ended, Point(x: 280, y: 190))
+        #expect(output.failedPresents == 1, "one failure, then it waits for the retry instead of hammering the card")
+        let yellow = try #require(loop.scene.viewID(named: "yellow"))
+        #expect(loop.scene.views[yellow.rawValue].center.x > 270, "the scene went on without a display")
+        #expect(output.flipCount == 1)
+        #expect(loop.nextWake() != nil, "a retry is scheduled")
+
+        // Still down at the first retry; back at the next.
+        clock.now = clock.now.adding(seconds: 2.1)
+        loop.tick(at: clock.now)
+        #expect(output.recoveries == 0)
+        output.isDown = false
+        clock.now = clock.now.adding(seconds: 2.1)
+        loop.tick(at: clock.now)
+        #expect(output.recoveries == 1)
+        #expect(output.flipCount == 2)
+        // What is on screen is the whole scene as it is now, not only what moved last.
+        let expected = try PixelBuffer(width: 800, height: 480)
+        try SceneRenderer().draw(scene: loop.scene, at: clock.now, into: expected)
+        #expect(memcmp(expected.bytes, output.inner.display.screen.bytes, expected.stride * 480) == 0)
+    }
+}

@@ -5,7 +5,8 @@
 #      again.evemu taps the button once more;
 #   4. SIGUSR1 writes a screenshot; the host takes a screendump;
 #   5. a good config with blank_after = 1 and SIGHUP: it applies; the panel blanks (DPMS off)
-#      and a tap wakes it (DPMS on) without reaching the button; SIGTERM ends it cleanly.
+#      and a tap wakes it (DPMS on) without reaching the button;
+#   6. the touchscreen is unplugged: logged, the kiosk runs on; SIGTERM ends it cleanly.
 section() { echo "KIOSK-$1-BEGIN"; cat "$2"; echo "KIOSK-$1-END"; }
 wait_for() {  # wait_for TEXT FILE [COUNT]: until FILE holds TEXT at least COUNT times
     for i in $(seq 1 300); do [ "$(grep -c "$1" "$2" 2>/dev/null)" -ge "${3:-1}" ] && return 0; sleep 0.1; done
@@ -47,10 +48,11 @@ evemu-play "$device" < again.evemu
 wait_for "display woken" /tmp/run.err
 sleep 0.5
 echo "KIOSK-DPMS-WOKEN $(cat /sys/class/drm/card0-Virtual-1/dpms)"
+kill $panel
+wait_for "touchscreen removed" /tmp/run.err
 kill -TERM $k
 wait $k
 echo "KIOSK-RUN-STATUS $?"
-kill $panel
 section RUN-ERR /tmp/run.err
 section RUN-OUT /tmp/run.out
 section SCREENSHOTS /tmp/screenshots.txt

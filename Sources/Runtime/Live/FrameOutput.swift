@@ -41,6 +41,8 @@ extension DRMDisplay: FrameOutput {
 
     public func recover() throws(DisplayError) {
         guard isConnectorConnected() else { throw DisplayError("\(cardName): \(connectorName): nothing is connected") }
+        // Whatever failed, take master again (a no-op when still held) and set the mode afresh.
+        noteMasterLost()
         try reacquire()
     }
 }
