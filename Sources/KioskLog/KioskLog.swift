@@ -1,4 +1,0 @@
-import Logging
-
-/// The kiosk's log: a swift-log handler writing to the serial console and stderr.
-public enum KioskLog {}

@@ -1,0 +1,71 @@
+import Logging
+import Synchronization
+
+/// What every kiosk logger shares: the sinks lines go to, the level, the repeat limiter and the clock.
+///
+/// Only the executable makes one and bootstraps swift-log with it; libraries just take a `Logger`.
+public final class LogWriter: Sendable {
+    public let sinks: [any LogSink]
+    /// The level loggers follow unless one sets its own; change it on config reload.
+    public let level: LogLevelSetting
+    private let clock: @Sendable () -> Double
+    private let limiter: Mutex<RepeatLimiter>
+
+    /// - Parameters:
+    ///   - repeatInterval: a message repeated within this many seconds is counted, not written.
+    ///   - clock: seconds on a monotonic clock; tests pass a virtual one.
+    public init(
+        sinks: [any LogSink], level: LogLevelSetting, repeatInterval: Double = 10, repeatTableSize: Int = 64,
+        clock: @escaping @Sendable () -> Double = MonotonicClock.seconds
+    ) {
+        self.sinks = sinks
+        self.level = level
+        self.clock = clock
+        limiter = Mutex(RepeatLimiter(interval: repeatInterval, capacity: repeatTableSize))
+    }
+
+    /// Makes swift-log create a `KioskLogHandler` for every logger; once per process.
+    public func bootstrap(metadataProvider: Logger.MetadataProvider? = nil) {
+        LoggingSystem.bootstrap({ _, provider in
+            KioskLogHandler(writer: self, metadataProvider: provider)
+        }, metadataProvider: metadataProvider)
+    }
+
+    /// Formats the message as one line and queues it on every sink, unless it is a repeat.
+    public func write(level: Logger.Level, message: String, metadata: Logger.Metadata) {
+        let now = clock()
+        let (decision, evicted) = limiter.withLock { $0.admit(level: level, message: message, now: now) }
+        if let evicted {
+            enqueue(LogLineFormat.line(timestamp: now, level: evicted.level, message: evicted.message, repeats: evicted.repeats))
+        }
+        guard case .write(let repeats) = decision else { return }
+        enqueue(LogLineFormat.line(timestamp: now, level: level, message: message, repeats: repeats, metadata: metadata))
+    }
+
+    /// Writes ` (repeated N times)` for messages that went quiet with repeats still uncounted;
+    /// call it now and then (with the stats line, say), or a burst then silence shows as one line.
+    public func writeRepeatSummaries() {
+        let now = clock()
+        for summary in limiter.withLock({ $0.takeExpired(now: now) }) {
+            enqueue(LogLineFormat.line(timestamp: now, level: summary.level, message: summary.message, repeats: summary.repeats))
+        }
+    }
+
+    /// Flushes every sink; the poll loop may instead flush only those poll reported.
+    public func flush() {
+        for sink in sinks { sink.flush() }
+    }
+
+    /// Logs each sink's new problem (serial device missing, stderr gone) to `logger`, which should
+    /// not write to the sink in trouble: the runtime passes a stderr-only logger.
+    public func reportProblems(to logger: Logger) {
+        for sink in sinks {
+            guard let problem = sink.takeProblem() else { continue }
+            logger.warning("\(problem.description)", metadata: ["log.sink": "\(problem.path)", "log.call": "\(problem.call)"])
+        }
+    }
+
+    private func enqueue(_ line: String) {
+        for sink in sinks { sink.enqueue(line) }
+    }
+}

@@ -1,0 +1,129 @@
+import InMemoryLogging
+import KioskLog
+import Logging
+import Synchronization
+import Testing
+
+/// A sink that keeps what it is given, for tests about what the handler writes rather than how.
+final class RecordingSink: LogSink {
+    private let recorded = Mutex<[String]>([])
+    private let pending = Mutex<LogSinkProblem?>(nil)
+
+    var lines: [String] { recorded.withLock { $0 } }
+
+    func report(_ problem: LogSinkProblem) { pending.withLock { $0 = problem } }
+
+    func enqueue(_ line: String) { recorded.withLock { $0.append(line) } }
+    func flush() {}
+    var fileDescriptor: Int32? { nil }
+    var wantsWrite: Bool { false }
+    var droppedLines: Int { 0 }
+    var writtenLines: Int { lines.count }
+    func takeProblem() -> LogSinkProblem? {
+        pending.withLock { problem in
+            defer { problem = nil }
+            return problem
+        }
+    }
+}
+
+@Suite struct KioskLogHandlerTests {
+    let clock = VirtualClock(5)
+    let sink = RecordingSink()
+
+    func logger(level: LogLevelSetting = LogLevelSetting(.info), repeatInterval: Double = 10,
+                provider: Logger.MetadataProvider? = nil) -> (Logger, LogWriter) {
+        let writer = LogWriter(sinks: [sink], level: level, repeatInterval: repeatInterval, clock: clock.read)
+        return (Logger(label: "test") { _ in KioskLogHandler(writer: writer, metadataProvider: provider) }, writer)
+    }
+
+    @Test func theLevelSettingChangesTheLevelOfALoggerThatAlreadyExists() {
+        let level = LogLevelSetting(.info)
+        let (logger, _) = logger(level: level)
+        logger.debug("hidden")
+        #expect(logger.logLevel == .info)
+
+        level.level = .debug
+        #expect(logger.logLevel == .debug)
+        logger.debug("shown")
+
+        level.level = .error
+        logger.warning("hidden too")
+        logger.error("shown too")
+        #expect(sink.lines == ["[     5.000000] debug shown", "[     5.000000] error shown too"])
+    }
+
+    @Test func aLoggerThatSetsItsOwnLevelStopsFollowingTheSetting() {
+        let level = LogLevelSetting(.info)
+        var (pinned, _) = logger(level: level)
+        pinned.logLevel = .warning
+        level.level = .trace
+        #expect(pinned.logLevel == .warning)
+        pinned.info("hidden")
+        #expect(sink.lines.isEmpty)
+    }
+
+    @Test(arguments: Logger.Level.allCases)
+    func theLevelSettingRoundTripsEveryLevel(level: Logger.Level) {
+        let setting = LogLevelSetting(.critical)
+        setting.level = level
+        #expect(setting.level == level)
+    }
+
+    @Test func handlerProviderAndCallMetadataMergeWithTheCallWinning() {
+        let provider = Logger.MetadataProvider { ["task.id": "7", "touch.slot": "from provider"] }
+        var (logger, _) = logger(provider: provider)
+        logger[metadataKey: "drm.connector"] = "DSI-1"
+        logger[metadataKey: "touch.slot"] = "from logger"
+        logger.info("tap", metadata: ["touch.slot": "3"])
+        #expect(sink.lines == ["[     5.000000] info tap drm.connector=DSI-1 task.id=7 touch.slot=3"])
+    }
+
+    @Test func anErrorIsWrittenAsMetadata() {
+        struct Unplugged: Error, CustomStringConvertible { var description: String { "adapter gone" } }
+        let (logger, _) = logger()
+        logger.error("serial", error: Unplugged())
+        #expect(sink.lines == [#"[     5.000000] error serial error="adapter gone""#])
+    }
+
+    @Test func aRepeatedMessageIsCountedNotWrittenUntilTheIntervalPasses() {
+        let (logger, _) = logger(repeatInterval: 10)
+        logger.warning("frame late", metadata: ["loop.ms": "21"])
+        for ms in 22...30 {
+            clock.advance(by: 1)
+            logger.warning("frame late", metadata: ["loop.ms": "\(ms)"])
+        }
+        logger.info("frame late")
+        clock.advance(by: 1)
+        logger.warning("frame late", metadata: ["loop.ms": "31"])
+        #expect(sink.lines == [
+            "[     5.000000] warning frame late loop.ms=21",
+            "[    14.000000] info frame late",
+            "[    15.000000] warning frame late (repeated 9 times) loop.ms=31",
+        ])
+    }
+
+    @Test func aBurstThatWentQuietIsSummarisedWhenAsked() {
+        let (logger, writer) = logger(repeatInterval: 10)
+        for _ in 0..<5 { logger.error("touch lost") }
+        writer.writeRepeatSummaries()
+        #expect(sink.lines.count == 1)
+        clock.advance(by: 10)
+        writer.writeRepeatSummaries()
+        #expect(sink.lines == ["[     5.000000] error touch lost", "[    15.000000] error touch lost (repeated 4 times)"])
+    }
+
+    @Test func sinkProblemsAreLoggedOnceToTheLoggerGiven() {
+        let (_, writer) = logger()
+        sink.report(LogSinkProblem(path: "/dev/ttyUSB0", call: "open", errno: Errno(rawValue: 2), description: "serial console /dev/ttyUSB0 is not there"))
+        let memory = InMemoryLogHandler()
+        let stderrOnly = Logger(label: "stderr") { _ in memory }
+        writer.reportProblems(to: stderrOnly)
+        writer.reportProblems(to: stderrOnly)
+        #expect(memory.entries == [
+            InMemoryLogHandler.Entry(
+                level: .warning, message: "serial console /dev/ttyUSB0 is not there",
+                metadata: ["log.sink": "/dev/ttyUSB0", "log.call": "open"]),
+        ])
+    }
+}

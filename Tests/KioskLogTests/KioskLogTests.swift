@@ -1,2 +1,0 @@
-import KioskLog
-import Testing
