@@ -52,8 +52,8 @@ public struct InputSettings: Sendable, Equatable {
     public var rotation = 0
     public var flipX = false
     public var flipY = false
-    /// Movements smaller than this many pixels are held back (resistive panels); 0: off.
-    public var jitterPixels = 0.0
+    /// Movements smaller than this many device units are held back (resistive panels); 0: off.
+    public var jitterUnits = 0
     /// Reports with less pressure than this are not touches (resistive panels); 0: off.
     public var minimumPressure = 0
 

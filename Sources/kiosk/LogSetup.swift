@@ -1,19 +1,19 @@
-import Foundation
 import KioskConfig
 import Logging
 import Runtime
 
-/// The log for `kiosk run`: the serial console and stderr, set up from the config's `[log]`.
+/// The log for `kiosk run`: the serial console and stderr, set up from the config's `[log]`
+/// before anything else, so even a display that cannot be driven is logged on the serial line.
 struct LogSetup {
     var logger: Logger
-    var pump: LogPump?
-    var setLevel: (Logger.Level) -> Void
+    var pump: LogOutputs
 
     static func start(configPath: String, override: Logger.Level?) -> LogSetup {
+        // A file that does not read is reported by the loop itself, through this log on stderr.
         let settings = (try? KioskConfiguration.load(path: configPath))?.runtime.log ?? LogSettings()
-        _ = settings
-        var logger = Logger(label: "kiosk", factory: { StreamLogHandler.standardError(label: $0) })
-        logger.logLevel = override ?? .info
-        return LogSetup(logger: logger, pump: nil, setLevel: { _ in })
+        let outputs = LogOutputs(settings, override: override)
+        return LogSetup(logger: outputs.bootstrap(), pump: outputs)
     }
+
+    func setLevel(_ level: Logger.Level) { pump.level.level = level }
 }

@@ -53,18 +53,18 @@ struct RunCommand: ParsableCommand {
             loop = try KioskLoop(options: options, logger: logging.logger, logPump: logging.pump)
         } catch {
             logging.logger.critical("kiosk cannot start: \(error)")
-            logging.pump?.flush()
+            logging.pump.flush()
             switch error {
             case .config: throw ExitCode(2)
             case .display: throw ExitCode(1)
             }
         }
-        loop.onLogLevel = logging.setLevel
+        loop.onLogLevel = { logging.setLevel($0) }
         do {
             _ = try loop.run()
         } catch {
             logging.logger.critical("kiosk cannot run: \(error)")
-            logging.pump?.flush()
+            logging.pump.flush()
             throw ExitCode(1)
         }
     }

@@ -91,3 +91,51 @@ struct KioskRunCommandTests {
         #expect(k.stop() == 0)
     }
 }
+
+/// systemd's side of Type=notify and WatchdogSec: a datagram socket the test listens on.
+@Suite("kiosk run under systemd's notify socket")
+struct KioskRunNotifyTests {
+    @Test func readyAfterTheFirstFrameKeepAlivesFromTheLoopAndStopping() throws {
+        let folder = try temporaryFolder("notify")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("notify.sock").path
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var a = sockaddr_un()
+        a.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let bound = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        try #require(bound == 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+
+        // A 0.4 s watchdog: kiosk must send a keep-alive every 0.2 s even with nothing moving.
+        let k = try KioskProcess(config: try headlessConfig(), environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "400000"])
+        func receive() -> String? {
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
+        }
+        let first = receive()
+        #expect(first?.hasPrefix("READY=1\nSTATUS=generation 1; headless") == true, "\(first ?? "nothing")")
+        var keepAlives = 0
+        while keepAlives < 5, let m = receive(), m == "WATCHDOG=1" { keepAlives += 1 }
+        #expect(keepAlives == 5, "an idle kiosk still feeds the watchdog")
+        k.signal(SIGHUP)
+        var reload: [String] = []
+        while reload.count < 2, let m = receive() {
+            if m != "WATCHDOG=1" { reload.append(m) }
+        }
+        #expect(reload.first?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true, "\(reload)")
+        #expect(reload.last?.hasPrefix("READY=1") == true, "\(reload)")
+        #expect(k.stop() == 0)
+        var stopping = false
+        while let m = receive() {
+            if m == "STOPPING=1" {
+                stopping = true
+                break
+            }
+        }
+        #expect(stopping)
+    }
+}

@@ -12,16 +12,15 @@ import TouchInput
 import Glibc
 #endif
 
-/// The log's writer as the loop sees it: polled for writability only while it holds lines.
+/// The log's outputs as the loop sees them: polled for writability only while they hold lines.
 public protocol LogPump: AnyObject {
-    /// The serial device, while it is open.
-    var pollDescriptor: Int32? { get }
-    var wantsWrite: Bool { get }
-    /// Writes what the device takes now, without blocking.
+    /// Calls `body` with each output's descriptor that has lines waiting.
+    func descriptorsWantingWrite(_ body: (Int32) -> Void)
+    /// Writes what the outputs take now, without blocking.
     func flush()
-    /// Opens the device again when it was missing or failed, at most every few seconds.
+    /// Opens the serial device again when it was missing or failed, and reports such problems.
     func service(now: Double)
-    /// Lines dropped because the wire was too slow.
+    /// Lines dropped because an output was too slow.
     var droppedLines: Int { get }
 }
 
@@ -97,6 +96,7 @@ public final class KioskLoop {
     private var devicesAttached = 0
     private var decisionsLogged = 0
     private var recognizerNanoseconds: Int64 = 0
+    private var statsLines = 0
     private let clock: () -> Instant
 
     /// Reads the config, opens the display and the touchscreen: `kiosk run`.
@@ -209,7 +209,7 @@ public final class KioskLoop {
         signals = signalfd(-1, &mask, kiosk_SFD_CLOEXEC | kiosk_SFD_NONBLOCK)
         timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
         guard signals >= 0, timer >= 0 else { throw .display("signalfd/timerfd: \(String(cString: strerror(errno)))") }
-        fds.reserveCapacity(8)
+        fds.reserveCapacity(16)
     }
 
     /// Latency samples kept per frame; more inputs than this before a flip are not all measured.
@@ -220,6 +220,8 @@ public final class KioskLoop {
         try openLoopFiles()
         let start = clock()
         drawFrame(at: start)
+        logPump?.service(now: start.seconds)
+        logPump?.flush()
         notifier?.ready(status: "generation \(generation); \(output?.summary ?? "no display")")
         if configuration.runtime.log.statsInterval > 0 {
             nextStats = start.adding(seconds: configuration.runtime.log.statsInterval)
@@ -234,8 +236,8 @@ public final class KioskLoop {
             if let input {
                 for fd in input.fileDescriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             }
-            if let pump = logPump, pump.wantsWrite, let fd = pump.pollDescriptor {
-                fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0))
+            logPump?.descriptorsWantingWrite { fd in
+                if fds.count < fds.capacity { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
             }
             let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) }
             if ready < 0 && errno != EINTR {
@@ -296,8 +298,8 @@ public final class KioskLoop {
         noteFlips()
 
         if let pump = logPump {
-            pump.flush()
             pump.service(now: now.seconds)
+            pump.flush()
         }
         if let due = nextStats, now >= due { statsLine(at: now) }
         notifier?.keepAlive(at: now)
@@ -563,7 +565,7 @@ public final class KioskLoop {
         } catch {
             log.error("input calibration refused", metadata: ["input.error": "\(error)"])
         }
-        let filters = TouchFilters(jitterUnits: Int32(settings.jitterPixels.rounded()),
+        let filters = TouchFilters(jitterUnits: Int32(settings.jitterUnits),
                                    minimumPressure: settings.minimumPressure > 0 ? Int32(settings.minimumPressure) : nil)
         input = nil
         do {
@@ -673,7 +675,10 @@ public final class KioskLoop {
         ])
         var metadata: Logger.Metadata = [:]
         for (k, v) in fields { metadata[k] = "\(v)" }
-        log.info("stats", metadata: metadata)
+        // Numbered: a gap in the numbers on the serial console shows lines were lost, and the
+        // log's repeat limiter, keyed on the message, never takes one stats line for another.
+        statsLines += 1
+        log.info("stats \(statsLines)", metadata: metadata)
     }
 
     private func writeScreenshot() {
