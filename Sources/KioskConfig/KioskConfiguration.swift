@@ -17,8 +17,8 @@ public struct KioskConfiguration: Sendable {
         self.runtime = runtime
     }
 
-    /// The sections a config file may have; the runtime adds its own.
-    static let topLevelKeys = ["panel", "scene", "view", "gesture"]
+    /// The sections a config file may have: the scene's, then the runtime's.
+    static let topLevelKeys = ["panel", "scene", "view", "gesture"] + RuntimeSection.sections
 
     /// Reads and validates the file at `path`.
     public static func load(path: String) throws(ConfigError) -> KioskConfiguration {
@@ -88,6 +88,7 @@ public struct KioskConfiguration: Sendable {
             scene.gestures.append(g)
         }
         try GraphCheck(gestures: scene.gestures, readers: gestureTables).run()
+        let runtime = try RuntimeSection().settings(top)
 
         // Whatever the scene itself refuses is still reported against the file.
         do {
@@ -95,7 +96,7 @@ public struct KioskConfiguration: Sendable {
         } catch {
             throw ConfigError(file: error.location.file, line: error.location.line, key: "", message: error.message)
         }
-        return KioskConfiguration(file: file, scene: scene)
+        return KioskConfiguration(file: file, scene: scene, runtime: runtime)
     }
 }
 

@@ -87,7 +87,7 @@ public struct LogSettings: Sendable, Equatable {
 public struct LoopSettings: Sendable, Equatable {
     /// Milliseconds for a whole frame; nil: one refresh of the display's mode.
     public var frameBudgetMilliseconds: Double?
-    /// Each stage's share of the frame budget, in the order of `Stage.allCases`; they sum to 1.
+    /// Each stage's share of the frame budget; all six, summing to 1 (within 0.001 when read from a file).
     public var stageShares: [Stage: Double] = LoopSettings.defaultShares
 
     public enum Stage: String, Sendable, Equatable, CaseIterable, Hashable {

@@ -33,7 +33,7 @@ struct TableReader {
     func rejectUnknownKeys(allowed: [String]) throws(ConfigError) {
         for key in table.keys.sorted() where !allowed.contains(key) {
             var message = "unknown key in \(label)"
-            if let near = nearest(key, among: allowed) { message += "; did you mean '\(near)'?" }
+            message += nearest(key, among: allowed).map { "; did you mean '\($0)'?" } ?? "."
             message += " Allowed: \(allowed.joined(separator: ", "))"
             throw error(key, message)
         }
@@ -86,6 +86,23 @@ struct TableReader {
         return n
     }
 
+    /// A number that `isAllowed` accepts, for a rule a range cannot say; `allowed` says it in words.
+    func number(_ key: String, allowed: String, _ isAllowed: (Double) -> Bool) throws(ConfigError) -> Double? {
+        guard let v = table[key] else { return nil }
+        guard let n = v.double ?? v.int.map(Double.init) else { throw error(key, "expected \(allowed), found \(show(v))") }
+        guard isAllowed(n) else { throw error(key, "\(show(v)) is out of range; allowed: \(allowed)") }
+        return n
+    }
+
+    /// A whole number from a short list, such as the rotations 0, 90, 180 and 270; `meaning` follows the list in errors.
+    func int(_ key: String, oneOf allowed: [Int], meaning: String = "") throws(ConfigError) -> Int? {
+        guard let v = table[key] else { return nil }
+        let list = allowed.map(String.init).joined(separator: ", ") + meaning
+        guard let n = v.int else { throw error(key, "expected a whole number, one of: \(list), found \(show(v))") }
+        guard allowed.contains(n) else { throw error(key, "\(n) is not one of: \(list)") }
+        return n
+    }
+
     /// An array of exactly `count` numbers.
     func numbers(_ key: String, count: Int, meaning: String) throws(ConfigError) -> [Double]? {
         guard let v = table[key] else { return nil }
@@ -125,19 +142,23 @@ struct TableReader {
 
     func subtable(_ key: String) throws(ConfigError) -> TableReader? {
         guard let v = table[key] else { return nil }
-        guard let t = v.table else { throw error(key, "expected a table ([\(key)]), found \(show(v))") }
-        return TableReader(t, path: keyPath(key), label: "[\(key)]", file: file, locator: locator)
+        guard let t = v.table else { throw error(key, "expected a table ([\(keyPath(key))]), found \(show(v))") }
+        return TableReader(t, path: keyPath(key), label: "[\(keyPath(key))]", file: file, locator: locator)
     }
 
     private func describe(_ range: ClosedRange<Int>) -> String {
         range.upperBound == Int.max ? "of at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
     }
 
+    /// `0...greatestFiniteMagnitude` reads as "of at least 0" and, unlike `0...infinity`, refuses `inf`.
     private func describe(_ range: ClosedRange<Double>) -> String {
-        if range.upperBound == .infinity {
-            return range.lowerBound == .leastNonzeroMagnitude ? "greater than 0" : "of at least \(format(range.lowerBound))"
+        let open = range.upperBound == .infinity || range.upperBound == .greatestFiniteMagnitude
+        switch (range.lowerBound == .leastNonzeroMagnitude, open) {
+        case (true, true): return "greater than 0"
+        case (true, false): return "greater than 0 and at most \(format(range.upperBound))"
+        case (false, true): return "of at least \(format(range.lowerBound))"
+        case (false, false): return "from \(format(range.lowerBound)) to \(format(range.upperBound))"
         }
-        return "from \(format(range.lowerBound)) to \(format(range.upperBound))"
     }
 
     private func format(_ x: Double) -> String {
@@ -148,7 +169,7 @@ struct TableReader {
     private func show(_ v: any TOMLValueConvertible) -> String {
         if let s = v.string { return "\"\(s)\"" }
         if let n = v.int { return String(n) }
-        if let d = v.double { return format(d) }
+        if let d = v.double { return String(d) }  // 90.0 stays 90.0, so "expected a whole number" makes sense
         if let b = v.bool { return b ? "true" : "false" }
         if v.array != nil { return "a list" }
         if v.table != nil { return "a table" }

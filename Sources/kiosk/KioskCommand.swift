@@ -6,6 +6,7 @@ struct Kiosk: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
         abstract: "A touch kiosk for a Raspberry Pi: evdev touches, UIKit gesture semantics, drawn straight to DRM.",
-        subcommands: [RunCommand.self, ReplayCommand.self, DevicesCommand.self, RecordCommand.self, TouchesCommand.self, ShowCommand.self]
+        subcommands: [RunCommand.self, CheckConfigCommand.self, ReplayCommand.self, DevicesCommand.self, RecordCommand.self,
+                      TouchesCommand.self, ShowCommand.self]
     )
 }

@@ -131,6 +131,13 @@ struct ConfigErrorTests {
         #expect(e.message.contains(message), "\(e)")
     }
 
+    @Test func aRangeOpenAtZeroIsWordedAsGreaterThanZero() throws {
+        let text = try defaultConfig(replacing: "minimum_press_duration = 0.5", with: "minimum_press_duration = 0.5\nmulti_tap_interval = 0")
+        let e = try #require(configError(text))
+        #expect(e.description == "kiosk.toml:\(line(of: "multi_tap_interval", in: text)): gesture[3].multi_tap_interval: "
+            + "0 is out of range; allowed: a number of seconds greater than 0 and at most 60")
+    }
+
     @Test func aRequirementCycleIsFoundAtSetupOnTheKeyThatClosesIt() throws {
         let text = try defaultConfig(replacing: "taps = 2\naction = \"reset_transform\"\n\n[[gesture]]\nview = \"yellow\"",
                                      with: "taps = 2\naction = \"reset_transform\"\nrequire_to_fail = [\"tap\"]\n\n[[gesture]]\nview = \"yellow\"")

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import KioskConfig
+
+/// `kiosk check-config` as an integrator runs it: the built executable, its output, its exit status.
+@Suite("kiosk check-config, the command")
+struct CheckConfigCommandTests {
+    static let repositoryRoot = URL(fileURLWithPath: defaultConfigPath).deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `kiosk` executable `swift build` put beside the test bundle.
+    static let kiosk: URL = {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("kiosk")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return repositoryRoot.appendingPathComponent(".build/debug/kiosk")
+    }()
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func checkConfig(_ arguments: [String]) throws -> Run {
+        let p = Process()
+        p.executableURL = Self.kiosk
+        p.arguments = ["check-config"] + arguments
+        p.currentDirectoryURL = Self.repositoryRoot
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    func temporaryFile(_ text: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("kiosk.conf").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aGoodFilePrintsItsResolvedConfigAndExitsZero() throws {
+        let r = try checkConfig(["config/kiosk.toml"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.isEmpty)
+        for header in ["[panel]", "[scene]", "[[view]]", "[[gesture]]", "[display]", "[input]", "[log]", "[loop]", "[loop.stages]"] {
+            #expect(r.stdout.contains("\n\(header)\n"), "\(header)")
+        }
+        #expect(r.stdout.contains("\n# card: not set: the first card with a connected connector\n"))
+        let printed = try KioskConfiguration.parse(r.stdout, file: "printed.toml")
+        let file = try KioskConfiguration.load(path: defaultConfigPath)
+        #expect(content(printed).scene == content(file).scene)
+        #expect(printed.runtime == file.runtime)
+    }
+
+    @Test func aBadFilePrintsTheErrorLineOnStandardErrorAndExitsTwo() throws {
+        var text = try String(contentsOfFile: defaultConfigPath, encoding: .utf8)
+        let displayRotation = try #require(text.range(of: "\nrotation = 0 "))  // [display] comes before [input]
+        text.replaceSubrange(displayRotation, with: "\nrotation = 45 ")
+        let path = try temporaryFile(text)
+        let r = try checkConfig([path])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "\(path):\(line(of: "rotation = 45", in: text)): display.rotation: 45 is not one of: 0, 90, 180, 270 (degrees clockwise)\n")
+    }
+
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/etc/kiosk/kiosk.conf"), "this machine has a kiosk config"))
+    func withoutAnArgumentItChecksTheInstalledConfig() throws {
+        let r = try checkConfig([])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("/etc/kiosk/kiosk.conf: cannot read the config file"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1)
+    }
+}
