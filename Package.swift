@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Scene", targets: ["Scene"]),
         .library(name: "KioskConfig", targets: ["KioskConfig"]),
         .library(name: "InputEvents", targets: ["InputEvents"]),
+        .library(name: "MultitouchA", targets: ["MultitouchA"]),
         .library(name: "Runtime", targets: ["Runtime"]),
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Display", targets: ["Display"]),
