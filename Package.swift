@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Scene", targets: ["Scene"]),
         .library(name: "KioskConfig", targets: ["KioskConfig"]),
         .library(name: "InputEvents", targets: ["InputEvents"]),
+        .library(name: "MultitouchA", targets: ["MultitouchA"]),
         .library(name: "Runtime", targets: ["Runtime"]),
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Display", targets: ["Display"]),
@@ -32,10 +33,14 @@ let package = Package(
         .target(name: "InputEvents", dependencies: ["CLinuxInput", "Gestures", "Geometry"]),
         // libevdev (apt libevdev-dev): the only module that reads input devices imports it.
         .systemLibrary(name: "CEvdev", path: "Sources/CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        // libmtdev (apt libmtdev-dev): multitouch protocol A to protocol B; only MultitouchA imports it.
+        .systemLibrary(name: "CMtdev", path: "Sources/CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
+        // Protocol A touchscreens (no slots) converted to protocol B through libmtdev, live and in traces.
+        .target(name: "MultitouchA", dependencies: ["CMtdev", "InputEvents", "Gestures"]),
         // signalfd, timerfd, inotify: the Linux interfaces a poll loop needs beyond Glibc's module.
         .systemLibrary(name: "CLinuxSystem", path: "Sources/CLinuxSystem"),
         // Live touchscreens: discovery, reading with resync, recording.
-        .target(name: "TouchInput", dependencies: ["CEvdev", "CLinuxSystem", "InputEvents", "Gestures", "Geometry"]),
+        .target(name: "TouchInput", dependencies: ["CEvdev", "CLinuxSystem", "InputEvents", "MultitouchA", "Gestures", "Geometry"]),
         // Pure Swift: view tree, hit testing, controls, the kiosk scene.
         .target(name: "Scene", dependencies: ["Gestures", "Geometry"]),
         // The kiosk config file (TOML): parsing and validation with file:line errors.
@@ -58,6 +63,7 @@ let package = Package(
         .target(name: "Runtime", dependencies: [
             "Render", "Display", "TouchInput", "Scene", "Gestures", "InputEvents", "KioskConfig", "KioskLog",
             "CLinuxSystem", "Geometry",
+            "MultitouchA",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
@@ -70,10 +76,11 @@ let package = Package(
         .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures", "Geometry"],
                     resources: [.copy("Fixtures")]),
         // Runs inside Debian's kernel under qemu (Tests/vm): real uinput, evdev and DRM.
-        .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "InputEvents", "Gestures", "Geometry",
+        .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "MultitouchA", "InputEvents", "Gestures", "Geometry",
                                                        "Display", "Render", "Runtime", "KioskConfig"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "Geometry"]),
-        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents"]),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "Gestures", "Geometry"]),
+        .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "Gestures", "Geometry"]),
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", .product(name: "Logging", package: "swift-log"),
                                                          .product(name: "InMemoryLogging", package: "swift-log")]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "KioskLog", "KioskConfig", "Scene", "Gestures", "Geometry",

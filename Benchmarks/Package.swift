@@ -20,6 +20,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "InputEvents", package: kiosk),
+                .product(name: "MultitouchA", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
             ],
             path: "Benchmarks/TouchDecoding",

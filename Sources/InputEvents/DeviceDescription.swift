@@ -67,6 +67,11 @@ public struct DeviceDescription: Hashable, Sendable {
         axes[.multitouchSlot] != nil && axes[.multitouchPositionX] != nil && axes[.multitouchPositionY] != nil
     }
 
+    /// Multitouch protocol A: a position per contact, contacts separated by `SYN_MT_REPORT`, no slots.
+    public var isMultitouchA: Bool {
+        axes[.multitouchSlot] == nil && axes[.multitouchPositionX] != nil && axes[.multitouchPositionY] != nil
+    }
+
     /// Single touch: one position and a button that says whether it touches.
     public var isSingleTouch: Bool {
         axes[.x] != nil && axes[.y] != nil && supports(KeyCode.touch)

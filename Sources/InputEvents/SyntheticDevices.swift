@@ -34,6 +34,24 @@ extension SyntheticTouchscreen {
             .pressure: AxisInfo(minimum: 0, maximum: 255),
         ])
 
+    /// A multitouch protocol A panel, as older drivers and vendor drivers report one: contacts as
+    /// ABS_MT_POSITION_X/Y closed by SYN_MT_REPORT, no slots and no tracking ids, BTN_TOUCH and
+    /// ABS_X/ABS_Y for the first contact; 800x480.
+    public static let protocolA = DeviceDescription(
+        name: "Protocol A Touchscreen",
+        bus: UInt16(BUS_I2C),
+        properties: .direct,
+        supportedCodes: [
+            .synchronization: synchronizationCodes.union([SynchronizationCode.multitouchReport.code]),
+            .key: [KeyCode.touch.code],
+        ],
+        axes: [
+            .x: AxisInfo(minimum: 0, maximum: 799),
+            .y: AxisInfo(minimum: 0, maximum: 479),
+            .multitouchPositionX: AxisInfo(minimum: 0, maximum: 799),
+            .multitouchPositionY: AxisInfo(minimum: 0, maximum: 479),
+        ])
+
     /// What evemu-record reports for `EV_SYN` on every device.
     private static let synchronizationCodes: Set<EventCode> = [
         SynchronizationCode.report.code, SynchronizationCode.config.code, SynchronizationCode.dropped.code,

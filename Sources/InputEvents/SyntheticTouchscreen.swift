@@ -8,7 +8,25 @@ import Gestures
 /// only when switching slots, `BTN_TOUCH` on the first touch and the last lift, `ABS_X/ABS_Y`
 /// following the oldest contact, then `SYN_REPORT`. A finger pressed and lifted between two syncs
 /// gives both in one report, as some drivers do.
+///
+/// On a protocol A device (no slots) a report that changed anything lists every contact, each as
+/// `ABS_MT_POSITION_X/Y` closed by `SYN_MT_REPORT`, in the order of the slots they would have.
+/// When the last finger lifts, `protocolARelease` says how the driver tells it.
 public struct SyntheticTouchscreen: Sendable {
+    /// How a protocol A driver says that the last finger lifted.
+    public enum ProtocolARelease: Hashable, Sendable {
+        /// An empty contact (`SYN_MT_REPORT` alone) and `BTN_TOUCH 0`: the kernel's documented form.
+        case emptyContact
+        /// Only `BTN_TOUCH 0`, no `SYN_MT_REPORT` at all, which the kernel's documentation allows
+        /// for devices with `BTN_TOUCH`; the release lvgl#9829 missed on GT9xx panels.
+        case touchButtonOnly
+    }
+
+    /// What kind of device the events are for.
+    enum DeviceKind {
+        case multitouchB, multitouchA, singleTouch
+    }
+
     /// The kernel's state of one slot, and the changes not yet written.
     struct Slot {
         var trackingID: Int32 = -1
@@ -28,8 +46,10 @@ public struct SyntheticTouchscreen: Sendable {
     /// The time the next events get.
     public var now: Instant
     public private(set) var events: [InputEvent] = []
+    /// How the last lift is written on a protocol A device.
+    public var protocolARelease = ProtocolARelease.emptyContact
 
-    private let isMultitouch: Bool
+    private let kind: DeviceKind
     private let xAxis: AbsoluteAxis
     private let yAxis: AbsoluteAxis
     private let xMapping: AxisMapping
@@ -45,21 +65,35 @@ public struct SyntheticTouchscreen: Sendable {
     private var touchButton = false
     private var reportHasEvents = false
 
-    /// A screen of `device` (protocol B or single touch) showing `screen`, with the clock at `start`.
+    /// Contacts a protocol A device reports at most here: more than the ten slots kiosk converts
+    /// them to, so that tests can overflow those.
+    public static let protocolAContacts = 16
+
+    /// A screen of `device` (protocol B, protocol A or single touch) showing `screen`, with the clock at `start`.
     public init(
         device: DeviceDescription = SyntheticTouchscreen.ft5406, screen: Size = Size(width: 800, height: 480),
         start: Instant = Instant(seconds: 1)
     ) {
-        precondition(device.isMultitouchB || device.isSingleTouch, "device '\(device.name)' is not a touchscreen")
+        if device.isMultitouchB {
+            kind = .multitouchB
+        } else if device.isMultitouchA {
+            kind = .multitouchA
+        } else {
+            precondition(device.isSingleTouch, "device '\(device.name)' is not a touchscreen")
+            kind = .singleTouch
+        }
         self.device = device
         self.screen = screen
         now = start
-        isMultitouch = device.isMultitouchB
-        (xAxis, yAxis) = isMultitouch ? (.multitouchPositionX, .multitouchPositionY) : (.x, .y)
+        (xAxis, yAxis) = kind == .singleTouch ? (.x, .y) : (.multitouchPositionX, .multitouchPositionY)
         let xInfo = device.axes[xAxis]!, yInfo = device.axes[yAxis]!
         xMapping = AxisMapping(xInfo, length: screen.width)
         yMapping = AxisMapping(yInfo, length: screen.height)
-        let slotCount = isMultitouch ? Int(device.axes[.multitouchSlot]!.maximum) + 1 : 1
+        let slotCount = switch kind {
+        case .multitouchB: Int(device.axes[.multitouchSlot]!.maximum) + 1
+        case .multitouchA: Self.protocolAContacts
+        case .singleTouch: 1
+        }
         let x = xInfo.clamped(xInfo.value), y = yInfo.clamped(yInfo.value)
         slots = Array(repeating: Slot(x: x, y: y, targetX: x, targetY: y), count: slotCount)
         axisValues = device.axes.mapValues(\.value)
@@ -75,7 +109,8 @@ public struct SyntheticTouchscreen: Sendable {
             preconditionFailure("all \(slots.count) slots of '\(device.name)' are taken")
         }
         // The slot's previous contact lifted in this report: its lift goes out before the new press.
-        if slots[slot].endPending { flush(slot) }
+        // (A protocol A report lists the contacts there are: the lifted one is simply not in it.)
+        if slots[slot].endPending, kind != .multitouchA { flush(slot) }
         fingerSlots[finger] = slot
         contactsBegun += 1
         slots[slot].finger = finger
@@ -94,6 +129,8 @@ public struct SyntheticTouchscreen: Sendable {
     public mutating func up(_ finger: Int) {
         guard let slot = fingerSlots.removeValue(forKey: finger) else { preconditionFailure("finger \(finger) is not down") }
         // Pressed in this same report: the press goes out before the lift, or the tap would vanish.
+        precondition(!slots[slot].beginPending || kind != .multitouchA,
+                     "a protocol A report lists the contacts there are: finger \(finger) cannot come and go in one")
         if slots[slot].beginPending { flush(slot) }
         slots[slot].finger = nil
         slots[slot].endPending = true
@@ -101,8 +138,9 @@ public struct SyntheticTouchscreen: Sendable {
 
     /// Writes the changes since the last sync and closes the report with `SYN_REPORT`; nothing if none changed.
     public mutating func sync() {
+        if kind == .multitouchA { writeContacts() }
         for slot in slots.indices { flush(slot) }
-        if isMultitouch { emulatePointer() }
+        if kind != .singleTouch { emulatePointer() }
         if reportHasEvents { events.append(.report(at: now)) }
         reportHasEvents = false
     }
@@ -119,17 +157,48 @@ public struct SyntheticTouchscreen: Sendable {
 
     /// Writes one slot's pending changes in the driver's order.
     private mutating func flush(_ slot: Int) {
-        if isMultitouch { flushMultitouch(slot) } else { flushSingleTouch() }
+        switch kind {
+        case .multitouchB: flushMultitouch(slot)
+        case .multitouchA: break  // written whole by `writeContacts`
+        case .singleTouch: flushSingleTouch()
+        }
         slots[slot].beginPending = false
         slots[slot].endPending = false
     }
 
+    /// Protocol A: when anything changed, every contact down, each closed by `SYN_MT_REPORT`.
+    private mutating func writeContacts() {
+        let changed = slots.contains {
+            $0.beginPending || $0.endPending || ($0.finger != nil && ($0.targetX != $0.x || $0.targetY != $0.y))
+        }
+        guard changed else { return }
+        var contacts = 0
+        for slot in slots.indices {
+            guard slots[slot].finger != nil else {
+                slots[slot].trackingID = -1
+                continue
+            }
+            if slots[slot].beginPending { slots[slot].trackingID = takeTrackingID() }
+            slots[slot].x = slots[slot].targetX
+            slots[slot].y = slots[slot].targetY
+            // Devices with ids of their own send them; mtdev assigns ids to those without.
+            if device.axes[.multitouchTrackingID] != nil {
+                emit(InputEvent(time: now, AbsoluteAxis.multitouchTrackingID, slots[slot].trackingID))
+            }
+            emit(InputEvent(time: now, xAxis, slots[slot].x))
+            emit(InputEvent(time: now, yAxis, slots[slot].y))
+            emit(InputEvent(time: now, SynchronizationCode.multitouchReport, 0))
+            contacts += 1
+        }
+        if contacts == 0, protocolARelease == .emptyContact {
+            emit(InputEvent(time: now, SynchronizationCode.multitouchReport, 0))
+        }
+    }
+
     private mutating func flushMultitouch(_ slot: Int) {
         if slots[slot].beginPending {
-            let maximum = device.axes[.multitouchTrackingID]?.maximum ?? Int32.max
-            slots[slot].trackingID = nextTrackingID
-            slotValue(slot, .multitouchTrackingID, nextTrackingID)
-            nextTrackingID = nextTrackingID >= maximum ? 0 : nextTrackingID + 1
+            slots[slot].trackingID = takeTrackingID()
+            slotValue(slot, .multitouchTrackingID, slots[slot].trackingID)
         }
         if slots[slot].finger != nil {
             if slots[slot].targetX != slots[slot].x {
@@ -145,6 +214,14 @@ public struct SyntheticTouchscreen: Sendable {
             slots[slot].trackingID = -1
             slotValue(slot, .multitouchTrackingID, -1)
         }
+    }
+
+    /// The next contact's tracking id, wrapping at the axis's maximum as the kernel's counter does.
+    private mutating func takeTrackingID() -> Int32 {
+        let id = nextTrackingID
+        let maximum = device.axes[.multitouchTrackingID]?.maximum ?? Int32.max
+        nextTrackingID = nextTrackingID >= maximum ? 0 : nextTrackingID + 1
+        return id
     }
 
     /// A per-slot value, announced with `ABS_MT_SLOT` first when the slot is not the current one.

@@ -42,7 +42,8 @@ public struct TouchCalibration: Hashable, Sendable, CustomStringConvertible {
 
     /// A tslib `pointercal` for `device`, over the axes its touches are read from.
     public init(pointercal text: String, device d: DeviceDescription, screen: (width: Double, height: Double)) throws(CalibrationError) {
-        let (x, y) = d.isMultitouchB ? (AbsoluteAxis.multitouchPositionX, AbsoluteAxis.multitouchPositionY) : (.x, .y)
+        let multitouch = d.isMultitouchB || d.isMultitouchA
+        let (x, y) = multitouch ? (AbsoluteAxis.multitouchPositionX, AbsoluteAxis.multitouchPositionY) : (.x, .y)
         guard let xInfo = d.axes[x], let yInfo = d.axes[y] else {
             throw .pointercal("the device '\(d.name)' has no \(x.name)/\(y.name) to calibrate")
         }

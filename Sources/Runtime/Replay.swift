@@ -3,6 +3,7 @@ import Geometry
 import Gestures
 import InputEvents
 import KioskConfig
+import MultitouchA
 import Render
 import Scene
 
@@ -54,6 +55,8 @@ public struct Replay {
         }
         loop = try KioskLoop(replaying: settings, output: output, traceDecisions: traceDecisions, clock: { clock.now })
         let panel = settings.scene.panel
+        // A protocol A trace goes through libmtdev as the live device's events do.
+        let trace = try trace.convertedToProtocolB()
         decoder = try TouchDecoder(device: trace.device, screen: Size(width: panel.widthPixels, height: panel.heightPixels),
                                    positionAxes: positionAxes)
         loop.tick(at: origin)

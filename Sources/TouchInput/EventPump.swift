@@ -25,7 +25,7 @@ public enum EventPump {
         var previous = sigset_t()
         pthread_sigmask(SIG_BLOCK, &mask, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        let signals = signalfd(-1, &mask, kiosk_SFD_CLOEXEC)
+        let signals = signalfd(-1, &mask, kiosk_SFD_CLOEXEC | kiosk_SFD_NONBLOCK)
         guard signals >= 0 else { throw .system(call: "signalfd", path: "signals", errno: errno) }
         defer { close(signals) }
 
@@ -44,7 +44,13 @@ public enum EventPump {
                 if errno == EINTR { continue }
                 throw .system(call: "poll", path: "input", errno: errno)
             }
-            if fds[0].revents != 0 { return .signal }
+            if fds[0].revents != 0 {
+                // Taken from the queue, or the signal would still be pending when the mask is
+                // restored, and end the process before a recording is written.
+                var info = signalfd_siginfo()
+                while read(signals, &info, MemoryLayout<signalfd_siginfo>.size) > 0 {}
+                return .signal
+            }
             if n > 0, let ending = try ready() { return ending }
         }
     }

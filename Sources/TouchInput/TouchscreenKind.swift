@@ -1,15 +1,18 @@
 import InputEvents
+import MultitouchA
 
 /// What kind of touchscreen a device is, judged by its capabilities, never by its name.
 public enum TouchscreenKind: Equatable, Sendable, CustomStringConvertible {
     /// Multitouch protocol B: slots with tracking ids (FT5406, most capacitive panels).
     case multitouch(slots: Int)
+    /// Multitouch protocol A: contacts without slots (older and vendor drivers), read through
+    /// libmtdev as protocol B with this many slots.
+    case multitouchA(slots: Int)
     /// One contact: ABS_X/ABS_Y with BTN_TOUCH (resistive panels such as the ADS7846).
     case singleTouch
 
     /// The device's kind, or why it is not a touchscreen kiosk can use.
     public static func classify(_ d: DeviceDescription) -> Result<TouchscreenKind, NotATouchscreen> {
-        let hasMTPosition = d.axes[.multitouchPositionX] != nil && d.axes[.multitouchPositionY] != nil
         if d.properties.contains(.pointer) || (!d.isDirect && d.supports(KeyCode.toolFinger)) {
             return .failure(NotATouchscreen("a touchpad (INPUT_PROP_POINTER or BTN_TOOL_FINGER without INPUT_PROP_DIRECT): it moves a pointer, it is not on the screen"))
         }
@@ -20,8 +23,11 @@ public enum TouchscreenKind: Equatable, Sendable, CustomStringConvertible {
             let slots = Int(d.axes[.multitouchSlot]!.maximum) + 1
             return .success(.multitouch(slots: slots))
         }
-        if hasMTPosition {
-            return .failure(NotATouchscreen("multitouch protocol A (ABS_MT_POSITION_X/Y without ABS_MT_SLOT): not supported yet (needs mtdev)"))
+        if d.isMultitouchA {
+            guard d.isDirect else {
+                return .failure(NotATouchscreen("multitouch protocol A but not direct (no INPUT_PROP_DIRECT): not a screen"))
+            }
+            return .success(.multitouchA(slots: ProtocolAConverter.defaultSlotCount))
         }
         if d.isSingleTouch { return .success(.singleTouch) }
         let axes = d.axisList.map(\.name)
@@ -36,6 +42,7 @@ public enum TouchscreenKind: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .multitouch(let slots): "multitouch protocol B, \(slots) slots"
+        case .multitouchA(let slots): "multitouch protocol A, through mtdev as protocol B with \(slots) slots"
         case .singleTouch: "single touch (ABS_X/ABS_Y + BTN_TOUCH)"
         }
     }

@@ -28,7 +28,7 @@ public final class TouchscreenWatcher {
     public var calibrate: ((DeviceDescription) throws -> TouchCalibration)?
     public let filters: TouchFilters
     public private(set) var device: EvdevDevice?
-    private var decoder: TouchDecoder?
+    private var decoder: TouchscreenDecoder?
     private let inotify: Int32
     /// Resyncs of devices already released, so the total survives hotplug.
     private var earlierResyncs = 0
@@ -61,11 +61,11 @@ public final class TouchscreenWatcher {
     public var resyncCount: Int { earlierResyncs + (device?.resyncCount ?? 0) }
 
     /// Fingers on the glass now.
-    public var activeTouchCount: Int { decoder?.activeTouchCount ?? 0 }
+    public var activeTouchCount: Int { decoder?.decoder.activeTouchCount ?? 0 }
 
     /// Events the decoder dropped or could not use (bad data, slot overflow) on the current device.
     public var droppedEvents: Int {
-        guard let c = decoder?.counters else { return 0 }
+        guard let c = decoder?.decoder.counters else { return 0 }
         return c.droppedEvents + c.ignoredSlots
     }
 
@@ -78,7 +78,9 @@ public final class TouchscreenWatcher {
             let d = try EvdevDevice(path: entry.path)
             if grabs { try d.grab() }
             let matrix = try calibrate?(d.description) ?? calibration
-            decoder = try TouchDecoder(device: d.description, screen: screen, calibration: matrix, filters: filters, firstTouchID: nextTouchID)
+            // A protocol A panel's events go through libmtdev first: see TouchscreenDecoder.
+            decoder = try TouchscreenDecoder(device: d.description, screen: screen, calibration: matrix, filters: filters,
+                                             firstTouchID: nextTouchID)
             device = d
             if case .success(let kind) = entry.verdict { body(.attached(path: d.path, name: d.description.name, kind: kind)) }
         } catch {
@@ -94,10 +96,8 @@ public final class TouchscreenWatcher {
         }
         if let d = device {
             do {
-                // Through optional chaining the decoder is changed in place, never copied.
                 try d.read { event in
-                    if let f = self.decoder?.feed(event) { body(.frame(f)) }
-                    while let f = self.decoder?.nextPendingFrame() { body(.frame(f)) }
+                    self.decoder?.feed(event) { body(.frame($0)) }
                 }
             } catch {
                 detach(body)
@@ -111,11 +111,11 @@ public final class TouchscreenWatcher {
 
     private func detach(_ body: (Event) -> Void) {
         guard let d = device else { return }
-        if var decoder, let f = decoder.cancelAll(at: EventPump.monotonicNow()) {
+        if let decoder, let f = decoder.cancelAll(at: EventPump.monotonicNow()) {
             body(.frame(f))
         }
         earlierResyncs += d.resyncCount
-        nextTouchID = decoder?.nextTouchID ?? nextTouchID
+        nextTouchID = decoder?.decoder.nextTouchID ?? nextTouchID
         device = nil
         decoder = nil
         body(.detached(path: d.path, name: d.description.name))

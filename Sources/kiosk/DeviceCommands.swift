@@ -117,16 +117,20 @@ struct TouchesCommand: ParsableCommand {
         let size = Size(width: parts[0], height: parts[1])
         if follow { return try runFollowing(size) }
         let d = try openTouchscreen(device)
-        var decoder = try TouchDecoder(device: d.description, screen: size, calibration: try calibrationFor(d.description, size),
-                                       filters: TouchFilters(jitterUnits: jitter, minimumPressure: minimumPressure))
+        // A protocol A panel's events go through libmtdev first.
+        let decoder = try TouchscreenDecoder(device: d.description, screen: size, calibration: try calibrationFor(d.description, size),
+                                             filters: TouchFilters(jitterUnits: jitter, minimumPressure: minimumPressure))
         var origin: Instant?
         FileHandle.standardError.write(Data("kiosk touches: listening to \(d.path) (\"\(d.description.name)\")\n".utf8))
         _ = try EventPump.run(d, seconds: duration) { event in
             if origin == nil { origin = event.time }
-            if let f = decoder.feed(event) { show(f, origin: origin!) }
-            while let f = decoder.nextPendingFrame() { show(f, origin: origin!) }
+            decoder.feed(event) { show($0, origin: origin!) }
         }
         if d.resyncCount > 0 { FileHandle.standardError.write(Data("kiosk touches: resynchronised \(d.resyncCount) times after dropped events\n".utf8)) }
+        let ignored = decoder.decoder.counters.ignoredSlots
+        if case .multitouch(let slots) = decoder.decoder.mode, ignored > 0 {
+            say("more fingers than the \(slots) slots: \(ignored) slot changes beyond them ignored, their contacts dropped")
+        }
     }
 
     /// Through hotplug: says when a touchscreen comes and goes, and cancels the touches of one that goes.

@@ -154,4 +154,49 @@ struct SyntheticTouchscreenTests {
         #expect(path[1].distance(to: Point(x: 799, y: 479)) < 1)
         #expect(frames.map { $0.touches[0].phase } == [.began, .moved, .ended])
     }
+
+    @Test func aProtocolAPanelListsEveryContactInEveryReport() {
+        var screen = SyntheticTouchscreen(device: SyntheticTouchscreen.protocolA)
+        #expect(screen.device.isMultitouchA && !screen.device.isMultitouchB)
+        screen.down(0, at: Point(x: 100, y: 200))
+        screen.down(1, at: Point(x: 400, y: 300))
+        screen.sync()
+        var before = screen.events.count
+        #expect(screen.events.map(named) == [
+            "ABS_MT_POSITION_X 100", "ABS_MT_POSITION_Y 200", "SYN_MT_REPORT 0",
+            "ABS_MT_POSITION_X 400", "ABS_MT_POSITION_Y 300", "SYN_MT_REPORT 0",
+            "BTN_TOUCH 1", "ABS_X 100", "ABS_Y 200", "SYN_REPORT 0",
+        ])
+        // One finger moves: both are listed again; the pointer axes follow the oldest only.
+        screen.move(1, to: Point(x: 410, y: 300))
+        screen.sync()
+        #expect(screen.events.dropFirst(before).map(named) == [
+            "ABS_MT_POSITION_X 100", "ABS_MT_POSITION_Y 200", "SYN_MT_REPORT 0",
+            "ABS_MT_POSITION_X 410", "ABS_MT_POSITION_Y 300", "SYN_MT_REPORT 0", "SYN_REPORT 0",
+        ])
+        before = screen.events.count
+        screen.up(0)
+        screen.sync()
+        #expect(screen.events.dropFirst(before).map(named) == [
+            "ABS_MT_POSITION_X 410", "ABS_MT_POSITION_Y 300", "SYN_MT_REPORT 0", "ABS_X 410", "ABS_Y 300", "SYN_REPORT 0",
+        ])
+        before = screen.events.count
+        screen.sync()
+        #expect(screen.events.count == before, "nothing changed, nothing written")
+    }
+
+    @Test(arguments: [
+        (SyntheticTouchscreen.ProtocolARelease.emptyContact, ["SYN_MT_REPORT 0", "BTN_TOUCH 0", "SYN_REPORT 0"]),
+        (.touchButtonOnly, ["BTN_TOUCH 0", "SYN_REPORT 0"]),
+    ])
+    func theLastLiftOnAProtocolAPanelIsWrittenTheDriversWay(release: SyntheticTouchscreen.ProtocolARelease, expected: [String]) {
+        var screen = SyntheticTouchscreen(device: SyntheticTouchscreen.protocolA)
+        screen.protocolARelease = release
+        screen.down(0, at: Point(x: 100, y: 200))
+        screen.sync()
+        let before = screen.events.count
+        screen.up(0)
+        screen.sync()
+        #expect(screen.events.dropFirst(before).map(named) == expected)
+    }
 }

@@ -39,6 +39,19 @@ struct TouchCalibrationTests {
         #expect(throws: CalibrationError.matrixSize(5)) { try TouchCalibration(matrix: [1, 0, 0, 0, 1]) }
     }
 
+    @Test func aProtocolAPanelIsCalibratedOverItsMultitouchAxes() throws {
+        // Touches come from ABS_MT_POSITION_X/Y (through mtdev), not from the pointer axes.
+        let mt = AxisInfo(minimum: 0, maximum: 4095)
+        let device = DeviceDescription(name: "protocol A panel", properties: .direct, axes: [
+            .multitouchPositionX: mt, .multitouchPositionY: mt,
+            .x: AxisInfo(minimum: 0, maximum: 799), .y: AxisInfo(minimum: 0, maximum: 479),
+        ])
+        let text = "12800 0 -204800 0 7680 1228800 65536 800 480\n"
+        let cal = try TouchCalibration(pointercal: text, device: device, screen: (800, 480))
+        #expect(cal == (try TouchCalibration(pointercal: text, x: mt, y: mt, screen: (800, 480))))
+        #expect(cal != (try TouchCalibration(pointercal: text, x: device.axes[.x]!, y: device.axes[.y]!, screen: (800, 480))))
+    }
+
     @Test(arguments: [(0, Point(x: 10, y: 20)), (180, Point(x: 789, y: 459)), (90, Point(x: 800 * (1 - 20.5 / 480) - 0.5, y: 480 * (10.5 / 800) - 0.5))])
     func theDecoderAppliesItToEveryTouch(degrees: Int, expected: Point) throws {
         var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)

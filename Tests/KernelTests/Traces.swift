@@ -1,6 +1,7 @@
 import Geometry
 import Gestures
 import InputEvents
+import MultitouchA
 import TouchInput
 
 /// The traces the real-kernel tests play into a uinput FT5406 panel.
@@ -39,15 +40,22 @@ enum Traces {
         return panel.trace
     }()
 
-    /// The frames the trace decoder gives for `trace`, as `kiosk touches` prints them, without times.
+    /// The frames the trace decoder gives for `trace`, as `kiosk touches` prints them, without times;
+    /// a protocol A trace goes through the protocol A converter first.
     static func decodedFrames(_ trace: EvemuTrace) throws -> [String] {
+        try decode(trace).frames
+    }
+
+    /// The frames, and the decoder for its counters.
+    static func decode(_ trace: EvemuTrace) throws -> (frames: [String], decoder: TouchDecoder) {
+        let trace = try trace.convertedToProtocolB()
         var decoder = try TouchDecoder(device: trace.device, screen: Size(width: 800, height: 480))
         var out: [String] = []
         for event in trace.events {
             if let f = decoder.feed(event) { out.append(TouchFrameText.touches(f)) }
             while let f = decoder.nextPendingFrame() { out.append(TouchFrameText.touches(f)) }
         }
-        return out
+        return (out, decoder)
     }
 
     /// The events without their times, which a replay through the kernel cannot keep.

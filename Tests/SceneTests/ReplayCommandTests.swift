@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import InputEvents
 import Testing
 
 /// `kiosk replay` as a user runs it: the built executable, its files, its exit status.
@@ -44,8 +45,8 @@ struct ReplayCommandTests {
         return path
     }
 
-    func busyScript() -> KioskScript {
-        let k = KioskScript()
+    func busyScript(device: DeviceDescription = SyntheticTouchscreen.ft5406) -> KioskScript {
+        let k = KioskScript(device: device)
         k.tap(at: Point(x: 160, y: 190))
         k.pinch(center: Point(x: 400, y: 190), from: 60, to: 110, over: 0.4)
         k.drag(from: Point(x: 400, y: 320), to: Point(x: 400 + k.mm(20), y: 320), over: 0.1)
@@ -150,5 +151,17 @@ struct ReplayCommandTests {
         let r = try run(["replay", "traces/demo.evemu"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.split(separator: "\n").count > 20)
+    }
+
+    @Test func aProtocolATraceReplaysAsItsFT5406TwinDoes() throws {
+        // The same fingers on a protocol A panel (through libmtdev) and on an FT5406.
+        let protocolA = try temporary("protocol-a.evemu", busyScript(device: SyntheticTouchscreen.protocolA).traceText)
+        let ft5406 = try temporary("ft5406.evemu", busyScript().traceText)
+        #expect(try String(contentsOfFile: protocolA, encoding: .utf8).contains("E: 10.000000 0000 0002 0000"), "SYN_MT_REPORT in the trace")
+        let a = try run(["replay", protocolA]), b = try run(["replay", ft5406])
+        #expect(a.status == 0, "\(a.stderr)")
+        #expect(a.stdout == b.stdout)
+        #expect(a.stdout.contains("\"recognizer\": \"pinch\""), "\(a.stdout)")
+        #expect(a.stdout.contains("primaryActionTriggered"), "\(a.stdout)")
     }
 }

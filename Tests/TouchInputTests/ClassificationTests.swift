@@ -36,13 +36,21 @@ struct ClassificationTests {
         #expect(why.reason.hasPrefix("a touchpad"))
     }
 
-    @Test func indirectMultitouchAndProtocolAAreSkippedWithTheirReasons() {
+    @Test func indirectMultitouchIsSkippedWithTheReason() {
         guard case .failure(let indirect) = TouchscreenKind.classify(device("tablet", keys: [.touch], axes: mtAxes)) else { Issue.record(); return }
         #expect(indirect.reason.contains("no INPUT_PROP_DIRECT"))
+    }
+
+    @Test func aDirectProtocolAPanelIsATouchscreenReadThroughMtdev() {
         var protocolA = mtAxes
         protocolA[.multitouchSlot] = nil
-        guard case .failure(let a) = TouchscreenKind.classify(device("old panel", properties: .direct, axes: protocolA)) else { Issue.record(); return }
-        #expect(a.reason.contains("protocol A"))
+        let kind = TouchscreenKind.classify(device("old panel", properties: .direct, axes: protocolA))
+        #expect(kind == .success(.multitouchA(slots: 10)))
+        // With ABS_X/ABS_Y and BTN_TOUCH besides, it is still multitouch, not single touch.
+        #expect(TouchscreenKind.classify(SyntheticTouchscreen.protocolA) == .success(.multitouchA(slots: 10)))
+        #expect(TouchscreenKind.multitouchA(slots: 10).description == "multitouch protocol A, through mtdev as protocol B with 10 slots")
+        guard case .failure(let indirect) = TouchscreenKind.classify(device("old tablet", keys: [.touch], axes: protocolA)) else { Issue.record(); return }
+        #expect(indirect.reason == "multitouch protocol A but not direct (no INPUT_PROP_DIRECT): not a screen")
     }
 
     @Test func aKeyboardIsSkippedNamingTheAxesItLacks() {

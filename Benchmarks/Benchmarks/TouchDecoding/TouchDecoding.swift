@@ -2,9 +2,11 @@ import Benchmark
 import Geometry
 import Gestures
 import InputEvents
+import MultitouchA
 
 /// The input hot path after the read: decoding one report of ten moving fingers on the FT5406
-/// (protocol B), calibrating and turning them, and building the TouchFrame. Target: no allocation.
+/// (protocol B), calibrating and turning them, and building the TouchFrame; and the same on a
+/// protocol A panel, through libmtdev first. Target: no allocation.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal],
@@ -37,6 +39,24 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
     }
+
+    Benchmark("one report, ten fingers moving on a protocol A panel: convert through mtdev, decode, frame") { benchmark in
+        let reports = TenFingerReports(device: SyntheticTouchscreen.protocolA)
+        let converter = try ProtocolAConverter(device: SyntheticTouchscreen.protocolA)
+        var decoder = try TouchDecoder(device: converter.protocolB, screen: Size(width: 800, height: 480))
+        for event in reports.down { converter.convert(event) { _ = decoder.feed($0) } }
+        var next = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for event in reports.moves[next] {
+                converter.convert(event) { converted in
+                    if let frame = decoder.feed(converted) { blackHole(frame.touches.count) }
+                }
+            }
+            next = (next + 1) % reports.moves.count
+        }
+        benchmark.stopMeasurement()
+    }
 }
 
 /// Ten fingers coming down, then 120 reports of all ten moving, each report's events apart.
@@ -44,8 +64,8 @@ struct TenFingerReports {
     var down: [InputEvent] = []
     var moves: [[InputEvent]] = []
 
-    init() {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+    init(device: DeviceDescription = SyntheticTouchscreen.ft5406) {
+        var panel = SyntheticTouchscreen(device: device)
         for f in 0..<10 { panel.down(f, at: Point(x: 60 + Double(f) * 70, y: 240)) }
         panel.sync()
         down = panel.trace.events

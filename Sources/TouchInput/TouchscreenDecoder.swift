@@ -1,0 +1,43 @@
+import Geometry
+import Gestures
+import InputEvents
+import MultitouchA
+
+/// Decodes a touchscreen of any kind kiosk takes into touch frames: protocol A devices through
+/// libmtdev's conversion to protocol B first, protocol B and single-touch devices straight.
+///
+/// The device's own events go in, as `kiosk record` records them; the decoder sees the converted
+/// ones. A class, because the converter holds libmtdev's state: a copy could not be independent.
+public final class TouchscreenDecoder {
+    public private(set) var decoder: TouchDecoder
+    /// The conversion from protocol A; nil for other devices.
+    public let converter: ProtocolAConverter?
+
+    /// A decoder for `device` mapping onto `screen`; the arguments are `TouchDecoder`'s.
+    public init(
+        device: DeviceDescription, screen: Size, calibration: TouchCalibration = .identity,
+        filters: TouchFilters = .none, firstTouchID: Int = 1
+    ) throws {
+        let converter = device.isMultitouchA ? try ProtocolAConverter(device: device) : nil
+        decoder = try TouchDecoder(device: converter?.protocolB ?? device, screen: screen, calibration: calibration,
+                                   filters: filters, firstTouchID: firstTouchID)
+        self.converter = converter
+    }
+
+    /// Reads one of the device's events; calls `deliver` with every frame it completes, in order.
+    public func feed(_ event: InputEvent, _ deliver: (TouchFrame) -> Void) {
+        if let converter {
+            converter.convert(event) { decode($0, deliver) }
+        } else {
+            decode(event, deliver)
+        }
+    }
+
+    /// Ends every touch as cancelled (the device went away); nil when nothing was down.
+    public func cancelAll(at time: Instant) -> TouchFrame? { decoder.cancelAll(at: time) }
+
+    private func decode(_ event: InputEvent, _ deliver: (TouchFrame) -> Void) {
+        if let frame = decoder.feed(event) { deliver(frame) }
+        while let frame = decoder.nextPendingFrame() { deliver(frame) }
+    }
+}

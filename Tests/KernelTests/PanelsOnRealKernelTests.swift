@@ -1,0 +1,202 @@
+import Foundation
+import Geometry
+import Gestures
+import InputEvents
+import Testing
+
+/// `kiosk devices`, `kiosk touches` and `kiosk record` on a real kernel's evdev, fed by uinput
+/// panels the FT5406 suite does not cover: a multitouch protocol A panel read through libmtdev,
+/// eleven fingers on a ten-slot FT5406, and a resistive single-touch panel. One VM boot serves
+/// every test here (Tests/vm/protocol-a.sh).
+@Suite("Protocol A and other panels on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
+struct PanelsOnRealKernelTests {
+    /// On a protocol A panel (no slots, no tracking ids): a two-finger pinch whose release is only
+    /// `BTN_TOUCH 0` (lvgl#9829), a drag released with the documented empty contact, and eleven
+    /// fingers at once, one more than the ten slots they are converted to.
+    static let protocolA: EvemuTrace = {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.protocolA)
+        panel.down(0, at: Point(x: 370, y: 190))
+        panel.down(1, at: Point(x: 430, y: 190))
+        panel.sync()
+        for step in 1...10 {
+            panel.wait(1.0 / 60)
+            panel.move(0, to: Point(x: 370 - Double(step) * 4, y: 190 + Double(step)))
+            panel.move(1, to: Point(x: 430 + Double(step) * 4, y: 190 - Double(step)))
+            panel.sync()
+        }
+        panel.wait(1.0 / 60)
+        panel.protocolARelease = .touchButtonOnly
+        panel.up(0)
+        panel.up(1)
+        panel.sync()
+        panel.wait(0.1)
+        panel.protocolARelease = .emptyContact
+        panel.down(2, at: Point(x: 160, y: 190))
+        panel.sync()
+        for step in 1...8 {
+            panel.wait(1.0 / 60)
+            panel.move(2, to: Point(x: 160 + Double(step) * 6, y: 190 + Double(step) * 5))
+            panel.sync()
+        }
+        panel.wait(1.0 / 60)
+        panel.up(2)
+        panel.sync()
+        panel.wait(0.1)
+        for finger in 0..<11 { panel.down(10 + finger, at: Point(x: 40 + Double(finger) * 70, y: 300)) }
+        panel.sync()
+        panel.wait(1.0 / 60)
+        for finger in 0..<11 { panel.move(10 + finger, to: Point(x: 40 + Double(finger) * 70, y: 310)) }
+        panel.sync()
+        panel.wait(1.0 / 60)
+        for finger in 0..<11 { panel.up(10 + finger) }
+        panel.sync()
+        return panel.trace
+    }()
+
+    /// Eleven fingers on the FT5406's ten slots, the eleventh in slot 10, as a driver that does not
+    /// check the slot count would send them: down together, moved, lifted.
+    static let elevenFingers: EvemuTrace = {
+        var events: [InputEvent] = []
+        var now = Instant(seconds: 1)
+        func add<Code: TypedEventCode>(_ code: Code, _ value: Int32) { events.append(InputEvent(time: now, code, value)) }
+        func report() {
+            events.append(.report(at: now))
+            now = now.adding(seconds: 1.0 / 60)
+        }
+        func x(_ finger: Int) -> Int32 { Int32(40 + finger * 70) }
+        for finger in 0..<10 {
+            if finger > 0 { add(AbsoluteAxis.multitouchSlot, Int32(finger)) }
+            add(AbsoluteAxis.multitouchTrackingID, Int32(finger))
+            add(AbsoluteAxis.multitouchPositionX, x(finger))
+            add(AbsoluteAxis.multitouchPositionY, 300)
+        }
+        add(KeyCode.touch, 1)
+        add(AbsoluteAxis.x, x(0))
+        add(AbsoluteAxis.y, 300)
+        report()
+        add(AbsoluteAxis.multitouchSlot, 10)
+        add(AbsoluteAxis.multitouchTrackingID, 10)
+        add(AbsoluteAxis.multitouchPositionX, x(10))
+        add(AbsoluteAxis.multitouchPositionY, 300)
+        report()
+        for finger in 0...10 {
+            add(AbsoluteAxis.multitouchSlot, Int32(finger))
+            add(AbsoluteAxis.multitouchPositionY, 310)
+        }
+        add(AbsoluteAxis.y, 310)
+        report()
+        for finger in 0...10 {
+            add(AbsoluteAxis.multitouchSlot, Int32(finger))
+            add(AbsoluteAxis.multitouchTrackingID, -1)
+        }
+        add(KeyCode.touch, 0)
+        report()
+        return EvemuTrace(device: SyntheticTouchscreen.ft5406, events: events)
+    }()
+
+    /// A drag on a resistive ADS7846 panel, 0..4095 on both axes.
+    static let resistiveDrag: EvemuTrace = {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.resistive)
+        panel.down(0, at: Point(x: 100, y: 400))
+        panel.sync()
+        for step in 1...12 {
+            panel.wait(1.0 / 60)
+            panel.move(0, to: Point(x: 100 + Double(step) * 50, y: 400 - Double(step) * 25))
+            panel.sync()
+        }
+        panel.wait(1.0 / 60)
+        panel.up(0)
+        panel.sync()
+        return panel.trace
+    }()
+
+    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
+        let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/protocol-a.sh").path, encoding: .utf8)
+        return try KernelHarness.run(script: script, files: ["protocol-a.evemu": protocolA.text, "eleven.evemu": elevenFingers.text,
+                                                             "resistive.evemu": resistiveDrag.text],
+                                     binaries: [KernelHarness.kioskBinary])
+    })
+
+    func section(_ name: String) throws -> String {
+        let run = try Self.run.get()
+        #expect(run.status == 0)
+        return try #require(run.section("KIOSK-\(name)-BEGIN", "KIOSK-\(name)-END"), "\(run.console)")
+    }
+
+    /// The frames `kiosk touches` printed, without their times.
+    func frames(_ name: String) throws -> [String] {
+        try section(name).split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+    }
+
+    @Test func devicesTakesTheProtocolAPanelThroughMtdev() throws {
+        let text = try section("PROTOCOL-A-DEVICES")
+        #expect(text.contains("\"Protocol A Touchscreen\"\n    USED: multitouch protocol A, through mtdev as protocol B with 10 slots"), "\(text)")
+        let entry = try #require(text.components(separatedBy: "/dev/input/").first { $0.contains("Protocol A Touchscreen") })
+        #expect(entry.contains("ABS_MT_POSITION_X 0..799") && !entry.contains("ABS_MT_SLOT"), "\(entry)")
+    }
+
+    @Test func protocolATouchesAreExactlyTheConverterAndDecoderFrames() throws {
+        let expected = try Traces.decode(Self.protocolA)
+        let live = try frames("PROTOCOL-A")
+        #expect(live == expected.frames)
+        // The pinch ends at its lvgl#9829 release (BTN_TOUCH 0 alone): nothing stays down.
+        #expect(expected.frames.contains("1 ended 330.0 200.0; 2 ended 470.0 180.0"), "\(expected.frames)")
+        #expect(expected.frames.contains("3 ended 208.0 230.0"))
+        // Of eleven fingers, ten are delivered; the eleventh lands beyond the ten slots and is dropped.
+        #expect(expected.frames.suffix(3).first?.components(separatedBy: "; ").count == 10)
+        #expect(expected.frames.last == (4...13).map { "\($0) ended \(40 + ($0 - 4) * 70).0 310.0" }.joined(separator: "; "))
+        #expect(expected.decoder.counters.ignoredSlots > 0)
+        #expect(expected.decoder.activeTouchCount == 0)
+        let log = try section("PROTOCOL-A-LOG")
+        #expect(log.contains("more fingers than the 10 slots"), "\(log)")
+        #expect(log.contains("kiosk touches exit status 0"), "\(log)")
+    }
+
+    @Test func recordKeepsTheProtocolAEventsAsThePanelSentThem() throws {
+        let recorded = try EvemuTrace.parse(try section("PROTOCOL-A-RECORDED"), file: "recorded.evemu")
+        #expect(recorded.device.isMultitouchA)
+        #expect(recorded.device.axes == Self.protocolA.device.axes)
+        #expect(Traces.rawEvents(recorded) == Traces.rawEvents(Self.protocolA))
+        #expect(recorded.events.contains { $0.synchronization == .multitouchReport })
+    }
+
+    @Test func elevenFingersOnTenSlotsCrashNothingAndTheKernelNeverPassesSlotTen() throws {
+        // The decoder alone, given the eleventh finger in slot 10, drops it and counts it.
+        let offline = try Traces.decode(Self.elevenFingers)
+        #expect(offline.frames.first == (1...10).map { "\($0) began \(40 + ($0 - 1) * 70).0 300.0" }.joined(separator: "; "))
+        #expect(offline.frames.count == 3)
+        #expect(offline.decoder.counters.ignoredSlots == 3)
+        #expect(offline.decoder.activeTouchCount == 0)
+
+        // The kernel never lets slot 10 through: it ignores ABS_MT_SLOT 10 and applies the values
+        // after it to slot 9, where libevdev drops the second tracking id. So the tenth touch
+        // jumps to the eleventh finger's place, and no eleventh touch appears.
+        let recorded = try EvemuTrace.parse(try section("ELEVEN-RECORDED"), file: "eleven.evemu")
+        let slots = recorded.events.filter { $0.axis == .multitouchSlot }.map(\.value)
+        #expect(!slots.isEmpty && slots.allSatisfy { $0 < 10 }, "\(slots)")
+        #expect(recorded.events.filter { $0.axis == .multitouchTrackingID }.map(\.value).sorted() == Array(repeating: -1, count: 10) + Array(0...9))
+        // kiosk touches delivered exactly what the decoder makes of what the kernel passed on,
+        // nothing is left down, and it ended normally.
+        let live = try frames("ELEVEN")
+        #expect(live == (try Traces.decodedFrames(recorded)))
+        #expect(live.first == offline.frames.first)
+        #expect(live.last?.components(separatedBy: "; ").allSatisfy { $0.contains(" ended ") } == true, "\(live)")
+        #expect(live.last?.hasSuffix("; 10 ended 740.0 310.0") == true, "\(live)")
+        #expect(!live.contains { $0.components(separatedBy: "; ").contains { $0.hasPrefix("11 ") } }, "\(live)")
+        // The nine fingers the kernel left alone are delivered down, moved and lifted as they went.
+        for finger in 1...9 {
+            let x = 40 + (finger - 1) * 70
+            #expect(live.contains { $0.contains("\(finger) moved \(x).0 310.0") }, "\(live)")
+            #expect(live.last?.contains("\(finger) ended \(x).0 310.0") == true, "\(live)")
+        }
+        #expect(try section("ELEVEN-LOG").contains("kiosk touches exit status 0"))
+    }
+
+    @Test func aResistiveDragIsExactlyTheDecoderFrames() throws {
+        let expected = try Traces.decodedFrames(Self.resistiveDrag)
+        #expect(try frames("RESISTIVE") == expected)
+        #expect(expected.count == 14)
+        #expect(expected.first?.hasPrefix("1 began") == true && expected.last?.hasPrefix("1 ended") == true)
+        #expect(try section("RESISTIVE-DEVICES").contains("\"ADS7846 Touchscreen\"\n    USED: single touch"))
+    }
+}
