@@ -5,6 +5,8 @@ import Gestures
 import KioskConfig
 import Render
 @testable import Runtime
+import InMemoryLogging
+import Logging
 import Scene
 import Testing
 
@@ -136,5 +138,40 @@ struct DisplayFaultTests {
         let expected = try PixelBuffer(width: 800, height: 480)
         try SceneRenderer().draw(scene: loop.scene, at: clock.now, into: expected)
         #expect(memcmp(expected.bytes, output.inner.display.screen.bytes, expected.stride * 480) == 0)
+    }
+}
+
+/// `kiosk run --log-level debug`: the gesture decision trace and the scene's events go to the log.
+@Suite("The live loop's log")
+struct LiveLoopLogTests {
+    @Test func atDebugEveryGestureDecisionIsLogged() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-loop-log-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scene = try String(contentsOfFile: KioskLoopTests.configPath, encoding: .utf8).components(separatedBy: "\n[display]").first ?? ""
+        let path = folder.appendingPathComponent("kiosk.conf").path
+        try (scene + "\n[input]\ndirectory = \"\(folder.path)\"\n[log]\nserial = \"none\"\n").write(toFile: path, atomically: true, encoding: .utf8)
+
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "test", factory: { _ in handler })
+        logger.logLevel = .debug
+        let clock = KioskLoopTests.Harness.Clock()
+        let loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug), logger: logger,
+                                 logPump: nil, output: { _ throws(DisplayError) in
+                                     do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }) }
+                                     catch { throw DisplayError("\(error)") }
+                                 }, clock: { clock.now })
+        let finger = TouchID(1)
+        for (i, phase) in ([TouchPhase.began] + Array(repeating: .moved, count: 10) + [.ended]).enumerated() {
+            clock.now = clock.now.adding(seconds: 1.0 / 60)
+            let p = Point(x: 160 + Double(i) * 5, y: 190)
+            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: finger, phase: phase, location: p)]), touchesDown: phase.isFinal ? 0 : 1)
+            loop.tick(at: clock.now)
+        }
+        let messages = handler.entries.map { "\($0.level) \($0.message)" }
+        #expect(messages.contains { $0.hasPrefix("debug gesture ") && $0.contains("pan@yellow began") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("debug gesture ") && $0.contains("tap@yellow failed") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("debug scene ") && $0.contains("\"view\": \"yellow\"") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("warning no touchscreen yet") }, "\(messages)")
     }
 }

@@ -21,6 +21,7 @@ struct LoopStatsTests {
     @Test func aStageOverItsBudgetIsCountedPerStageAndInAll() {
         var s = LoopStats(budgets: Self.refresh60, start: .zero)
         let within = s.record(.render, nanoseconds: 9_000_000)
+        s.record(.render, nanoseconds: 1_000_000)
         let over = s.record(.render, nanoseconds: 9_200_000)
         let inputOver = s.record(.input, nanoseconds: 5_000_000)
         #expect(!within && over && inputOver)
@@ -28,6 +29,12 @@ struct LoopStatsTests {
         #expect(s.overruns[LoopStats.index(of: .input)] == 1)
         let fields = s.report(at: Instant(seconds: 2), extra: [])
         #expect(fields.first { $0.0 == "overruns" }?.1 == "input:1,render:1")
+        // p50/p99/max of the three render times (1, 9 and 9.2 ms), to the histogram's 3 digits.
+        let render = (fields.first { $0.0 == "stage.render.ms" }?.1 ?? "").split(separator: "/").compactMap { Double($0) }
+        #expect(render.count == 3, "\(fields)")
+        if render.count == 3 {
+            #expect(abs(render[0] - 9) < 0.01 && abs(render[1] - 9.2) < 0.01 && abs(render[2] - 9.2) < 0.01, "\(render)")
+        }
         #expect(s.overruns.allSatisfy { $0 == 0 }, "a stats line starts the next interval afresh")
         #expect(s.totalOverruns[LoopStats.index(of: .render)] == 1, "the totals go on")
     }
@@ -43,6 +50,7 @@ struct LoopStatsTests {
         #expect(fields["latency.p99.ms"]?.hasPrefix("99.") == true)
         #expect(fields["latency.max.ms"]?.hasPrefix("100.") == true)
         #expect(fields["config.generation"] == "3")
+        #expect(fields["stage.render.ms"] == nil, "a stage that never ran is not reported")
         let next = Dictionary(uniqueKeysWithValues: s.report(at: Instant(seconds: 13), extra: []))
         #expect(next["latency"] == "none", "no inputs in the next interval: no latency to report")
         #expect(next["frames"] == "0")

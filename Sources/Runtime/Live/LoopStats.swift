@@ -87,12 +87,15 @@ public struct LoopStats {
         if latency.totalCount > 0 {
             fields.append(("latency.p50.ms", Self.milliseconds(latency.valueAtPercentile(50))))
             fields.append(("latency.p99.ms", Self.milliseconds(latency.valueAtPercentile(99))))
-            fields.append(("latency.max.ms", Self.milliseconds(latency.max)))
+            fields.append(("latency.max.ms", Self.milliseconds(latency.maxRecorded)))
         } else {
             fields.append(("latency", "none"))
         }
+        // Per stage, p50/p99/max in one field, to keep the serial line short.
         for (i, stage) in Self.stages.enumerated() where stageTimes[i].totalCount > 0 {
-            fields.append(("stage.\(stage.rawValue).p99.ms", Self.milliseconds(stageTimes[i].valueAtPercentile(99))))
+            let h = stageTimes[i]
+            fields.append(("stage.\(stage.rawValue).ms", Self.milliseconds(h.valueAtPercentile(50)) + "/"
+                + Self.milliseconds(h.valueAtPercentile(99)) + "/" + Self.milliseconds(h.maxRecorded)))
         }
         fields += extra
         frames = 0
