@@ -256,6 +256,8 @@ public final class KioskLoop {
         // Input: read and decode; each frame goes to the scene at once (the recognizers' stage).
         recognizerNanoseconds = 0
         let inputStart = clock()
+        let resyncsBefore = input?.resyncCount ?? 0
+        let droppedBefore = input?.droppedEvents ?? 0
         if let input {
             input.service { event in
                 switch event {
@@ -272,6 +274,11 @@ public final class KioskLoop {
             }
         }
         stage(.input, elapsedNanoseconds(since: inputStart) - recognizerNanoseconds)
+        if let input, input.resyncCount > resyncsBefore {
+            log.warning("the kernel dropped input events (SYN_DROPPED); resynchronised, no touch left down", metadata: [
+                "input.resyncs": "\(input.resyncCount)", "input.dropped": "\(input.droppedEvents - droppedBefore)",
+            ])
+        }
         if recognizerNanoseconds > 0 { stage(.recognizers, recognizerNanoseconds) }
         tick(at: clock())
         return nil
