@@ -80,25 +80,37 @@ if [ "$boot_config" = yes ]; then
     fi
 fi
 
+# The config is checked before the service is started with it.
+if "$root/usr/local/bin/kiosk" --help >/dev/null 2>&1; then
+    "$root/usr/local/bin/kiosk" check-config "$root/etc/kiosk/kiosk.conf" >/dev/null \
+        || { echo "install.sh: $root/etc/kiosk/kiosk.conf has errors (above); fix them, then run install.sh again" >&2; exit 1; }
+else
+    say "this kiosk does not run here (another architecture?): run 'kiosk check-config /etc/kiosk/kiosk.conf' on the kiosk"
+fi
+
+# The serial getties to mask: the on-board UARTs' names (Pi 1-4: ttyS0 or ttyAMA0; Pi 5: ttyAMA10),
+# and whatever /dev/serial0 points at on this machine.
+getties="serial-getty@ttyS0.service serial-getty@ttyAMA0.service serial-getty@ttyAMA10.service"
+if [ "$root" = "" ] && [ -e /dev/serial0 ]; then
+    getties="$getties serial-getty@$(basename "$(readlink -f /dev/serial0)").service"
+fi
 if command -v systemctl >/dev/null 2>&1; then
     if [ "$root" = "" ]; then
         systemd-sysusers /usr/lib/sysusers.d/kiosk.conf
         systemctl daemon-reload
-        systemctl mask --quiet serial-getty@ttyS0.service serial-getty@ttyAMA0.service
+        # --now: a getty still running would keep the port (root:tty 0620) from kiosk's user.
+        # shellcheck disable=SC2086
+        systemctl mask --now --quiet $getties
         systemctl enable --quiet kiosk.service
         if [ "$start" = yes ]; then systemctl restart kiosk.service; say "started kiosk.service"; fi
     else
-        systemctl --root="$root" mask --quiet serial-getty@ttyS0.service serial-getty@ttyAMA0.service
+        # shellcheck disable=SC2086
+        systemctl --root="$root" mask --quiet $getties
         systemctl --root="$root" enable --quiet kiosk.service
     fi
-    say "enabled kiosk.service; serial-getty masked on ttyS0 and ttyAMA0"
+    say "enabled kiosk.service; serial getties masked: $getties"
 else
-    say "no systemctl: enable kiosk.service yourself"
+    say "no systemctl: enable kiosk.service and mask the serial getty yourself"
 fi
-if "$root/usr/local/bin/kiosk" --help >/dev/null 2>&1; then
-    "$root/usr/local/bin/kiosk" check-config "$root/etc/kiosk/kiosk.conf" >/dev/null \
-        || { echo "install.sh: $root/etc/kiosk/kiosk.conf has errors (above); kiosk keeps failing until they are fixed" >&2; exit 1; }
-else
-    say "this kiosk does not run here (another architecture?): run 'kiosk check-config /etc/kiosk/kiosk.conf' on the kiosk"
-fi
-say "done; the log: a USB serial adapter on GPIO 14/15 at 115200 8N1, or journalctl -u kiosk"
+[ "$boot_config" = yes ] && say "reboot for the boot settings to take effect"
+say "done; the log: a USB serial adapter on the console UART at 115200 8N1, or journalctl -u kiosk"

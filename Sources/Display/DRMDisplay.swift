@@ -163,7 +163,8 @@ public final class DRMDisplay {
 
     /// Whether the connector still has a display attached (an HDMI cable can be pulled).
     public func isConnectorConnected() -> Bool {
-        guard let c = drmModeGetConnector(card.fd, connectorID) else { return false }
+        // The current state, without a probe: no EDID read on the loop's thread.
+        guard let c = drmModeGetConnectorCurrent(card.fd, connectorID) else { return false }
         defer { drmModeFreeConnector(c) }
         return c.pointee.connection == DRM_MODE_CONNECTED
     }

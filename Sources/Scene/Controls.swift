@@ -109,8 +109,8 @@ extension KioskScene {
             } else {
                 on = inside ? !views[i].isOn : views[i].isOn
             }
-            // The knob slides from where it is to its side, unless it is there already.
-            let from = views[i].knobTravel ?? (views[i].isOn ? 1 : 0)
+            // The knob slides from where it is drawn (mid-slide, if tapped again) to its side.
+            let from = toggleTravel(of: v, at: time)
             if from != (on ? 1 : 0) {
                 views[i].toggleFrom = from
                 views[i].toggleStart = time

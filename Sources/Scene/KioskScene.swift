@@ -168,11 +168,19 @@ public final class KioskScene {
     /// Where a control's knob is drawn at `now`: a switch's knob slides (eased) to its new side.
     public func knobCenter(of id: ViewID, at now: Instant) -> Point {
         let v = views[id.rawValue]
-        guard v.kind == .toggle, v.knobTravel == nil, let start = v.toggleStart else { return v.knobCenter() }
+        guard v.kind == .toggle, v.knobTravel == nil, v.toggleStart != nil else { return v.knobCenter() }
+        return v.knobCenter(travel: toggleTravel(of: id, at: now))
+    }
+
+    /// How far along its track a switch's knob is drawn at `now`, 0 (off) to 1 (on).
+    func toggleTravel(of id: ViewID, at now: Instant) -> Double {
+        let v = views[id.rawValue]
+        if let travel = v.knobTravel { return travel }
+        let to = v.isOn ? 1.0 : 0.0
+        guard let start = v.toggleStart else { return to }
         let t = min(1, max(0, now.seconds(since: start) / Self.toggleAnimationSeconds))
         let eased = 1 - (1 - t) * (1 - t)
-        let to = v.isOn ? 1.0 : 0.0
-        return v.knobCenter(travel: v.toggleFrom + (to - v.toggleFrom) * eased)
+        return v.toggleFrom + (to - v.toggleFrom) * eased
     }
 
     public func removeAllEvents() { events.removeAll(keepingCapacity: true) }

@@ -57,6 +57,12 @@ public final class TouchscreenWatcher {
     /// The descriptors to poll: the directory watch, and the device when one is open.
     public var fileDescriptors: [Int32] { [inotify] + (device.map { [$0.fileDescriptor] } ?? []) }
 
+    /// The same descriptors without building an array: for a loop that polls every frame.
+    public func forEachDescriptor(_ body: (Int32) -> Void) {
+        body(inotify)
+        if let device { body(device.fileDescriptor) }
+    }
+
     /// Times the kernel dropped events and the device was resynchronised.
     public var resyncCount: Int { earlierResyncs + (device?.resyncCount ?? 0) }
 

@@ -9,8 +9,11 @@ struct LogSetup {
     var pump: LogOutputs
 
     static func start(configPath: String, override: Logger.Level?) -> LogSetup {
-        // A file that does not read is reported by the loop itself, through this log on stderr.
-        let settings = (try? KioskConfiguration.load(path: configPath))?.runtime.log ?? LogSettings()
+        // A file that does not read is reported by the loop itself, through this log on stderr
+        // only: its serial port may drive something else.
+        var settings = LogSettings()
+        settings.serial = nil
+        if let configuration = try? KioskConfiguration.load(path: configPath) { settings = configuration.runtime.log }
         let outputs = LogOutputs(settings, override: override)
         return LogSetup(logger: outputs.bootstrap(), pump: outputs)
     }

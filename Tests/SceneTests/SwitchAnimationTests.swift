@@ -56,3 +56,16 @@ struct SwitchAnimationTests {
         #expect(knob.toggleFrom == travel)
     }
 }
+
+extension SwitchAnimationTests {
+    @Test func aSecondTapMidSlideTurnsTheKnobBackFromWhereItIsDrawn() throws {
+        tap(Point(x: 680, y: 424), at: 1)
+        let mid = Instant(seconds: 1.05 + KioskScene.toggleAnimationSeconds / 2)
+        let drawn = scene.knobCenter(of: toggle, at: mid)
+        let id = TouchID(99)
+        scene.handle(TouchFrame(time: mid.adding(seconds: -0.05), touches: [Touch(id: id, phase: .began, location: Point(x: 680, y: 424))]))
+        scene.handle(TouchFrame(time: mid, touches: [Touch(id: id, phase: .ended, location: Point(x: 680, y: 424))]))
+        #expect(!knob.isOn)
+        #expect(abs(scene.knobCenter(of: toggle, at: mid).x - drawn.x) < 1e-9, "no jump to the far side before sliding back")
+    }
+}

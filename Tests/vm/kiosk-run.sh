@@ -19,7 +19,7 @@ panel=$!
 wait_for /dev/input/event /tmp/device.txt
 device=$(grep -o '/dev/input/event[0-9]*' /tmp/device.txt)
 
-./kiosk run --config kiosk.conf > /tmp/run.out 2> /tmp/run.err &
+./kiosk run --config kiosk.conf --log-level debug > /tmp/run.out 2> /tmp/run.err &
 k=$!
 wait_for "touchscreen attached" /tmp/run.err
 evemu-play "$device" < visit.evemu

@@ -22,6 +22,8 @@ public protocol LogPump: AnyObject {
     func service(now: Double)
     /// Lines dropped because an output was too slow.
     var droppedLines: Int { get }
+    /// True while an output waits to be opened again: the loop then wakes every few seconds.
+    var needsService: Bool { get }
 }
 
 /// `kiosk run`: one thread, one `poll()` over the touchscreen, the display, a timer, signals,
@@ -97,6 +99,7 @@ public final class KioskLoop {
     private var decisionsLogged = 0
     private var recognizerNanoseconds: Int64 = 0
     private var statsLines = 0
+    private var lastOverrunLog: [Instant?] = Array(repeating: nil, count: LoopStats.stages.count)
     private let clock: () -> Instant
 
     /// Reads the config, opens the display and the touchscreen: `kiosk run`.
@@ -127,6 +130,8 @@ public final class KioskLoop {
             output.restore()
             throw error
         }
+        // Signals are taken from here on: one sent while starting must not kill the kiosk.
+        try openLoopFiles()
         openInput(settings.input)
     }
 
@@ -193,6 +198,10 @@ public final class KioskLoop {
     deinit {
         output?.restore()
         if signals >= 0 {
+            // Signals still pending (a second SIGTERM) are taken here, not by their default action
+            // once the mask is back: the exit stays clean.
+            var info = signalfd_siginfo()
+            while read(signals, &info, MemoryLayout<signalfd_siginfo>.size) > 0 {}
             close(signals)
             pthread_sigmask(SIG_SETMASK, &previousMask, nil)
         }
@@ -201,6 +210,7 @@ public final class KioskLoop {
 
     /// Signals arrive as a file in the same poll: no handler runs in the middle of a frame.
     private func openLoopFiles() throws(KioskLoopError) {
+        guard signals < 0 else { return }
         var mask = sigset_t()
         sigemptyset(&mask)
         for s in [SIGINT, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&mask, s) }
@@ -233,9 +243,7 @@ public final class KioskLoop {
             fds.append(pollfd(fd: signals, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timer, events: Int16(POLLIN), revents: 0))
             if let fd = output?.pollDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-            if let input {
-                for fd in input.fileDescriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-            }
+            input?.forEachDescriptor { fd in fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             logPump?.descriptorsWantingWrite { fd in
                 if fds.count < fds.capacity { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
             }
@@ -299,7 +307,8 @@ public final class KioskLoop {
         if isLive { logSceneActivity() }
 
         if reloadPending, (input?.activeTouchCount ?? 0) == 0 { reload(at: now) }
-        if blanking.shouldBlank(at: now) { blank(true, at: now) }
+        // Never with a finger on the glass: its lift would be taken for a wake and lost.
+        if (input?.activeTouchCount ?? 0) == 0, blanking.shouldBlank(at: now) { blank(true, at: now) }
         if displayDown, let retry = nextDisplayRetry, now >= retry { recoverDisplay(at: now) }
         if let output, !displayDown, !blanking.isBlanked, !output.isFlipPending { drawFrame(at: now) }
         noteFlips()
@@ -392,6 +401,11 @@ public final class KioskLoop {
     private func stage(_ stage: Stage, _ nanoseconds: Int64) {
         if stats.record(stage, nanoseconds: nanoseconds) {
             let i = LoopStats.index(of: stage)
+            // At most one line a second per stage: a Pi that overruns every frame must not build
+            // a line every frame. The count goes on (in the next line and in the stats line).
+            let now = clock()
+            if let last = lastOverrunLog[i], now.seconds(since: last) < 1 { return }
+            lastOverrunLog[i] = now
             log.warning("\(stage.rawValue) stage overran its budget", metadata: [
                 "stage": "\(stage.rawValue)",
                 "stage.took.ms": "\(fixedDecimal(Double(nanoseconds) / 1e6, 2))",
@@ -427,11 +441,11 @@ public final class KioskLoop {
             consider(now.adding(seconds: 1 / Double(output.refreshHz)))
         }
         consider(nextStats)
-        consider(blanking.deadline)
+        if (input?.activeTouchCount ?? 0) == 0 { consider(blanking.deadline) }
         consider(notifier?.nextKeepAlive(after: now))
         if displayDown { consider(nextDisplayRetry) }
         if reloadPending { consider(now.adding(seconds: 0.1)) }
-        if logPump != nil { consider(now.adding(seconds: 5)) }
+        if logPump?.needsService == true { consider(now.adding(seconds: 5)) }
         return wake
     }
 
@@ -515,7 +529,8 @@ public final class KioskLoop {
             return
         }
         let panel = next.scene.panel
-        if Int(panel.widthPixels) != shadow.width || Int(panel.heightPixels) != shadow.height {
+        let resized = Int(panel.widthPixels) != shadow.width || Int(panel.heightPixels) != shadow.height
+        if resized {
             do {
                 shadow = try PixelBuffer(width: Int(panel.widthPixels), height: Int(panel.heightPixels), format: shadow.format)
             } catch {
@@ -535,23 +550,24 @@ public final class KioskLoop {
         generation += 1
         onLogLevel?(level)
         stats.setBudgets(Self.budgets(settings.loop, refresh: output?.refreshHz ?? 60))
+        if blanking.isBlanked { blank(false, at: now, reason: "by the reload") }
         blanking.blankAfter = settings.display.blankAfterSeconds
         blanking.wake(at: now)
         if settings.log.statsInterval != old.log.statsInterval {
             nextStats = settings.log.statsInterval > 0 ? now.adding(seconds: settings.log.statsInterval) : nil
         }
-        if settings.input != old.input { openInput(settings.input) }
+        if settings.input != old.input || resized { openInput(settings.input) }
         var restartKeys: [String] = []
         if settings.display.card != old.display.card { restartKeys.append("card") }
         if settings.display.connector != old.display.connector { restartKeys.append("connector") }
         if settings.display.mode != old.display.mode { restartKeys.append("mode") }
         if settings.display.pixelFormat != old.display.pixelFormat { restartKeys.append("pixel_format") }
         if settings.display.rotation != old.display.rotation { restartKeys.append("rotation") }
-        if settings.log != old.log, settings.log.serial != old.log.serial || settings.log.baud != old.log.baud {
-            restartKeys.append(contentsOf: ["log.serial", "log.baud"].filter { key in
-                key == "log.serial" ? settings.log.serial != old.log.serial : settings.log.baud != old.log.baud
-            })
-        }
+        if settings.log.serial != old.log.serial { restartKeys.append("log.serial") }
+        if settings.log.baud != old.log.baud { restartKeys.append("log.baud") }
+        if settings.log.stderr != old.log.stderr { restartKeys.append("log.stderr") }
+        if settings.log.bufferLines != old.log.bufferLines { restartKeys.append("log.buffer_lines") }
+        if settings.log.repeatInterval != old.log.repeatInterval { restartKeys.append("log.repeat_interval") }
         log.info("config reloaded", metadata: [
             "config.generation": "\(generation)", "config.file": "\(options.configPath)",
             "scene.carried": "\(carried.joined(separator: ","))",
@@ -635,17 +651,24 @@ public final class KioskLoop {
         log.info("display back; drawing a whole frame", metadata: ["display": "\(output.summary)"])
     }
 
-    private func blank(_ off: Bool, at now: Instant) {
+    private func blank(_ off: Bool, at now: Instant, reason: String = "by a touch; the waking touch is not delivered") {
         do {
             try output?.setPower(on: !off)
             if off {
                 log.info("display blanked after \(fixedDecimal(configuration.runtime.display.blankAfterSeconds, 0)) s without a touch")
             } else {
                 damage.invalidate()
-                log.info("display woken by a touch; the waking touch is not delivered")
+                log.info("display woken \(reason)")
             }
         } catch {
-            log.error("display power: \(error)")
+            if off {
+                // A panel that cannot sleep stays on and keeps drawing; its next touch is the user's.
+                blanking.wake(at: now)
+                blanking.blankAfter = 0
+                log.error("display cannot be blanked: \(error); blanking is off until the config is reloaded")
+            } else {
+                log.error("display cannot be woken: \(error)")
+            }
         }
     }
 

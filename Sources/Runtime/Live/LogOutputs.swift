@@ -69,4 +69,6 @@ public final class LogOutputs: LogPump {
     }
 
     public var droppedLines: Int { writer.sinks.reduce(0) { $0 + $1.droppedLines } }
+
+    public var needsService: Bool { serial != nil && serial?.fileDescriptor == nil }
 }

@@ -57,7 +57,8 @@ public struct LoopStats {
     }
 
     public mutating func recordLatency(microseconds: Int64) {
-        _ = latency.record(UInt64(max(1, microseconds)))
+        // Beyond the histogram's 10 s (a display that was down) it counts as 10 s, not as nothing.
+        _ = latency.record(UInt64(min(max(1, microseconds), 10_000_000)))
     }
 
     @inline(__always)
