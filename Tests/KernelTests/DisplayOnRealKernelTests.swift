@@ -55,6 +55,30 @@ struct DisplayOnRealKernelTests {
         #expect(text.contains("card0: Virtual-1: mode 1234x567 not supported; it offers 800x480@"), "\(text)")
     }
 
+    /// A crash (SIGSEGV) mid-show: what the panel showed before kiosk comes back, as after a
+    /// clean exit: the kernel restores the console when the last DRM file closes and master goes
+    /// with the process, and kiosk leaves nothing that would stop it.
+    @Test func afterACrashTheScreenShowsWhatItShowedBefore() throws {
+        let run = try console()
+        #expect(run.console.contains("KIOSK-CRASH-STATUS 139"), "\(run.console)")
+        let base = Self.screendumpPath.replacingOccurrences(of: ".ppm", with: "")
+        let before = try PPMImage(try #require(FileManager.default.contents(atPath: base + "-before.ppm"), "no screendump before"))
+        let crashed = try PPMImage(try #require(FileManager.default.contents(atPath: base + "-crashed.ppm"), "no screendump after the crash"))
+        #expect(before.width == crashed.width && before.height == crashed.height)
+        var differing = 0, kioskBackground = 0
+        for y in 0..<min(before.height, crashed.height) {
+            for x in 0..<min(before.width, crashed.width) where before.rgb(x: x, y: y) != crashed.rgb(x: x, y: y) { differing += 1 }
+        }
+        for y in 0..<crashed.height {
+            for x in 0..<crashed.width where crashed.rgb(x: x, y: y) == (0xee, 0xf0, 0xf3) { kioskBackground += 1 }
+        }
+        // A console cursor may blink between the two dumps; the kiosk's frame would differ everywhere.
+        #expect(differing < before.width * before.height / 100, "\(differing) pixels differ from the screen before kiosk")
+        #expect(kioskBackground == 0, "the kiosk's frame is still on screen")
+        try? FileManager.default.removeItem(atPath: base + "-before.ppm")
+        try? FileManager.default.removeItem(atPath: base + "-crashed.ppm")
+    }
+
     @Test func theScreenShowsTheHeadlessRenderOfTheSameState() throws {
         _ = try console()
         let dump = try #require(FileManager.default.contents(atPath: Self.screendumpPath), "no screendump at \(Self.screendumpPath)")

@@ -13,7 +13,8 @@
 #
 # With KIOSK_VM_SCREENDUMP=FILE.ppm, the QEMU monitor listens on a socket, and when the script
 # prints a line "KIOSK-SCREENDUMP" the screen (virtio-gpu's scanout) is saved to FILE.ppm with
-# the monitor's screendump; the script goes on at once, so it must hold the frame a few seconds.
+# the monitor's screendump ("KIOSK-SCREENDUMP:NAME" saves FILE-NAME.ppm); the script goes on at
+# once, so it must hold the frame a few seconds.
 #
 # With KIOSK_VM_SERIAL2=FILE, a second serial port (/dev/ttyS1 inside) is written to FILE: a
 # kiosk's serial console log, kept apart from the script's output on the first.
@@ -110,15 +111,11 @@ watcher=
 if [ -n "${KIOSK_VM_SCREENDUMP:-}" ]; then
     monitor=(-monitor "unix:$run/monitor.sock,server,nowait")
     python3 - "$serial" "$run/monitor.sock" "$KIOSK_VM_SCREENDUMP" "${KIOSK_VM_TIMEOUT:-180}" <<'PY' &
-import os, socket, sys, time
+import os, re, socket, sys, time
 serial, sock_path, dump, limit = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3]), float(sys.argv[4])
 end = time.time() + limit
-while b"KIOSK-SCREENDUMP" not in open(serial, "rb").read():
-    if time.time() > end:
-        sys.exit(0)
-    time.sleep(0.05)
-s = socket.socket(socket.AF_UNIX)
-s.connect(sock_path)
+marker = re.compile(rb"^KIOSK-SCREENDUMP(?::([A-Za-z0-9_-]+))?\r?$", re.M)
+s = None
 def until_prompt():
     data = b""
     while not data.endswith(b"(qemu) "):
@@ -127,12 +124,28 @@ def until_prompt():
             break
         data += chunk
     return data
-until_prompt()
-s.sendall(b"screendump " + dump.encode() + b"\n")
-reply = until_prompt()
-if b"rror" in reply:
-    print("run-in-vm: screendump: " + reply.decode(errors="replace"), file=sys.stderr)
-s.close()
+done = 0
+while time.time() < end:
+    found = list(marker.finditer(open(serial, "rb").read()))
+    if len(found) <= done:
+        if b"KIOSK-VM-EXIT" in open(serial, "rb").read():
+            break
+        time.sleep(0.05)
+        continue
+    for m in found[done:]:
+        suffix = m.group(1)
+        path = dump if suffix is None else dump[:-4] + "-" + suffix.decode() + ".ppm" if dump.endswith(".ppm") else dump + "-" + suffix.decode()
+        if s is None:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sock_path)
+            until_prompt()
+        s.sendall(b"screendump " + path.encode() + b"\n")
+        reply = until_prompt()
+        if b"rror" in reply:
+            print("run-in-vm: screendump: " + reply.decode(errors="replace"), file=sys.stderr)
+    done = len(found)
+if s is not None:
+    s.close()
 PY
     watcher=$!
 fi
