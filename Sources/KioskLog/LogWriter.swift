@@ -56,8 +56,10 @@ public final class LogWriter: Sendable {
         for sink in sinks { sink.flush() }
     }
 
-    /// Logs each sink's new problem (serial device missing, stderr gone) to `logger`, which should
-    /// not write to the sink in trouble: the runtime passes a stderr-only logger.
+    /// Logs each sink's new problem (serial device missing, stderr gone) to `logger`. The runtime
+    /// passes its own logger: the line reaches stderr at once, and the sink in trouble holds it in
+    /// its bounded buffer (or counts it dropped), so the serial log says why it was silent once the
+    /// device is back.
     public func reportProblems(to logger: Logger) {
         for sink in sinks {
             guard let problem = sink.takeProblem() else { continue }
