@@ -87,11 +87,13 @@ let package = Package(
                                                         "InputEvents", "Render", "Display",
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "InMemoryLogging", package: "swift-log")]),
+        // Running the built kiosk from the command tests of several targets.
+        .target(name: "KioskTestSupport", path: "Tests/Support"),
         // `kiosk run` and deploy/ as an integrator meets them: the built executable, signals, files.
-        .testTarget(name: "RunCommandTests", dependencies: ["kiosk", "Render", "KioskLog"]),
-        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry"]),
+        .testTarget(name: "RunCommandTests", dependencies: ["kiosk", "Render", "KioskLog", "KioskTestSupport"]),
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry", "KioskTestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Runtime", "InputEvents", "Scene", "Gestures", "Geometry", "KioskConfig"],
                     exclude: ["Golden"]),
-        .testTarget(name: "SceneTests", dependencies: ["kiosk", "Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
+        .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )

@@ -90,20 +90,7 @@ struct DisplayOnRealKernelTests {
         let replay = try Replay(trace: trace, scene: configuration.scene, traceDecisions: false)
         let shadow = try PixelBuffer(width: 800, height: 480)
         try SceneRenderer().draw(scene: replay.scene, at: replay.endTime, into: shadow)
-        let expected = try HeadlessDisplay(width: 800, height: 480)
-        expected.copy(from: shadow, damage: [Rect(x: 0, y: 0, width: 800, height: 480)])
-
-        var differing = 0
-        var first: String?
-        for y in 0..<min(480, screen.height) {
-            for x in 0..<min(800, screen.width) {
-                let a = screen.rgb(x: x, y: y), b = expected.screen.rgb(x: x, y: y)
-                if abs(Int(a.0) - Int(b.red)) > 2 || abs(Int(a.1) - Int(b.green)) > 2 || abs(Int(a.2) - Int(b.blue)) > 2 {
-                    differing += 1
-                    if first == nil { first = "(\(x), \(y)): screen \(a), render \(b)" }
-                }
-            }
-        }
+        let (differing, first) = try screen.differences(from: shadow)
         #expect(differing == 0, "\(differing) pixels differ, first at \(first ?? ""); screendump kept at \(Self.screendumpPath)")
         if differing == 0 { try? FileManager.default.removeItem(atPath: Self.screendumpPath) }
     }
@@ -147,5 +134,24 @@ struct PPMImage {
     func rgb(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
         let k = (y * width + x) * 3
         return (pixels[k], pixels[k + 1], pixels[k + 2])
+    }
+
+    /// How many pixels differ by more than 2 levels on a channel from `shadow` as the display
+    /// shows it (copied upright, as kiosk does), and where the first one is.
+    func differences(from shadow: PixelBuffer) throws -> (count: Int, first: String?) {
+        let expected = try HeadlessDisplay(width: shadow.width, height: shadow.height)
+        expected.copy(from: shadow, damage: [Rect(x: 0, y: 0, width: Double(shadow.width), height: Double(shadow.height))])
+        var count = 0
+        var first: String?
+        for y in 0..<min(shadow.height, height) {
+            for x in 0..<min(shadow.width, width) {
+                let a = rgb(x: x, y: y), b = expected.screen.rgb(x: x, y: y)
+                if abs(Int(a.0) - Int(b.red)) > 2 || abs(Int(a.1) - Int(b.green)) > 2 || abs(Int(a.2) - Int(b.blue)) > 2 {
+                    count += 1
+                    if first == nil { first = "(\(x), \(y)): screen \(a), expected \(b)" }
+                }
+            }
+        }
+        return (count, first)
     }
 }

@@ -212,21 +212,7 @@ struct KioskRunOnRealKernelTests {
         let replay = try Replay(trace: Self.traces.whole, scene: configuration.scene, traceDecisions: false)
         #expect(replay.scene.views.first { $0.name == "button" }?.taps == 2)
         #expect(replay.scene.views.first { $0.name == "switch" }?.isOn == true)
-        let shadow = try replay.finalFrame()
-        let expected = try HeadlessDisplay(width: 800, height: 480)
-        expected.copy(from: shadow, damage: [Rect(x: 0, y: 0, width: 800, height: 480)])
-
-        var differing = 0
-        var first: String?
-        for y in 0..<min(480, screen.height) {
-            for x in 0..<min(800, screen.width) {
-                let a = screen.rgb(x: x, y: y), b = expected.screen.rgb(x: x, y: y)
-                if abs(Int(a.0) - Int(b.red)) > 2 || abs(Int(a.1) - Int(b.green)) > 2 || abs(Int(a.2) - Int(b.blue)) > 2 {
-                    differing += 1
-                    if first == nil { first = "(\(x), \(y)): screen \(a), replay \(b)" }
-                }
-            }
-        }
+        let (differing, first) = try screen.differences(from: try replay.finalFrame())
         #expect(differing == 0, "\(differing) pixels differ, first at \(first ?? ""); screendump kept at \(Self.screendumpPath)")
         if differing == 0 { try? FileManager.default.removeItem(atPath: Self.screendumpPath) }
     }

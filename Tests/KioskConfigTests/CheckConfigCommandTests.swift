@@ -1,41 +1,14 @@
 import Foundation
+import KioskTestSupport
 import Testing
 @testable import KioskConfig
 
 /// `kiosk check-config` as an integrator runs it: the built executable, its output, its exit status.
 @Suite("kiosk check-config, the command")
 struct CheckConfigCommandTests {
-    static let repositoryRoot = URL(fileURLWithPath: defaultConfigPath).deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The `kiosk` executable `swift build` put beside the test bundle.
-    static let kiosk: URL = {
-        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [dir, dir.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("kiosk")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return repositoryRoot.appendingPathComponent(".build/debug/kiosk")
-    }()
-
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func checkConfig(_ arguments: [String]) throws -> Run {
-        let p = Process()
-        p.executableURL = Self.kiosk
-        p.arguments = ["check-config"] + arguments
-        p.currentDirectoryURL = Self.repositoryRoot
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    func checkConfig(_ arguments: [String]) throws -> KioskExecutable.Finished {
+        try KioskExecutable.run(["check-config"] + arguments)
     }
 
     func temporaryFile(_ text: String) throws -> String {

@@ -1,41 +1,13 @@
 import Foundation
 import Geometry
+import KioskTestSupport
 import InputEvents
 import Testing
 
 /// `kiosk replay` as a user runs it: the built executable, its files, its exit status.
 @Suite("kiosk replay, the command")
 struct ReplayCommandTests {
-    /// The `kiosk` executable `swift build` put beside the test bundle.
-    static let kiosk: URL = {
-        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [dir, dir.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("kiosk")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return repositoryRoot.appendingPathComponent(".build/debug/kiosk")
-    }()
-
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func run(_ arguments: [String]) throws -> Run {
-        let p = Process()
-        p.executableURL = Self.kiosk
-        p.arguments = arguments
-        p.currentDirectoryURL = repositoryRoot
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
-    }
+    func run(_ arguments: [String]) throws -> KioskExecutable.Finished { try KioskExecutable.run(arguments) }
 
     func temporary(_ name: String, _ text: String? = nil) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-cli-\(UUID().uuidString)")
