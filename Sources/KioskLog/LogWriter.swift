@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import Synchronization
 
@@ -54,6 +57,24 @@ public final class LogWriter: Sendable {
     /// Flushes every sink; the poll loop may instead flush only those poll reported.
     public func flush() {
         for sink in sinks { sink.flush() }
+    }
+
+    /// Writes what the sinks hold, waiting for them to take it for at most `seconds`: at exit,
+    /// so the last lines ("stopping on SIGTERM") reach the serial line, yet a stuck wire cannot
+    /// hold the process past its stop timeout. What is left after that is lost.
+    public func drain(seconds: Double) {
+        let deadline = MonotonicClock.seconds() + seconds
+        var fds: [pollfd] = []
+        while true {
+            flush()
+            fds.removeAll(keepingCapacity: true)
+            for sink in sinks where sink.wantsWrite {
+                if let fd = sink.fileDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
+            }
+            let left = deadline - MonotonicClock.seconds()
+            guard !fds.isEmpty, left > 0 else { return }
+            _ = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), Int32(max(1, left * 1000))) }
+        }
     }
 
     /// Logs each sink's new problem (serial device missing, stderr gone) to `logger`. The runtime

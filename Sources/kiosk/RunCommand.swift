@@ -53,7 +53,7 @@ struct RunCommand: ParsableCommand {
             loop = try KioskLoop(options: options, logger: logging.logger, logPump: logging.pump)
         } catch {
             logging.logger.critical("kiosk cannot start: \(error)")
-            logging.pump.flush()
+            logging.pump.drain(seconds: 2)
             switch error {
             case .config: throw ExitCode(2)
             case .display: throw ExitCode(1)
@@ -64,7 +64,7 @@ struct RunCommand: ParsableCommand {
             _ = try loop.run()
         } catch {
             logging.logger.critical("kiosk cannot run: \(error)")
-            logging.pump.flush()
+            logging.pump.drain(seconds: 2)
             throw ExitCode(1)
         }
     }

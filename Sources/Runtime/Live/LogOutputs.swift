@@ -58,6 +58,8 @@ public final class LogOutputs: LogPump {
 
     public func flush() { writer.flush() }
 
+    public func drain(seconds: Double) { writer.drain(seconds: seconds) }
+
     public func service(now: Double) {
         serial?.reopenIfNeeded(now: now)
         if let problemLogger { writer.reportProblems(to: problemLogger) }

@@ -22,6 +22,10 @@ public struct LoopStats {
     public private(set) var latency: Histogram<UInt64>
     public var frames = 0
     public var touchFrames = 0
+    /// Touches that began (fingers put down) since the last stats line.
+    public var touchesBegan = 0
+    /// Inputs beyond the per-frame latency storage: not measured, but never silently.
+    public var unmeasuredInputs = 0
     public var totalFrames = 0
     /// When the current interval began.
     public var intervalStart: Instant
@@ -81,6 +85,7 @@ public struct LoopStats {
             ("frames", String(frames)),
             ("fps", fixedDecimal(Double(frames) / seconds, 1)),
             ("touch.frames", String(touchFrames)),
+            ("touches", String(touchesBegan)),
         ]
         let over = Self.stages.indices.filter { overruns[$0] > 0 }
             .map { "\(Self.stages[$0].rawValue):\(overruns[$0])" }
@@ -92,6 +97,7 @@ public struct LoopStats {
         } else {
             fields.append(("latency", "none"))
         }
+        if unmeasuredInputs > 0 { fields.append(("latency.unmeasured", String(unmeasuredInputs))) }
         // Per stage, p50/p99/max in one field, to keep the serial line short.
         for (i, stage) in Self.stages.enumerated() where stageTimes[i].totalCount > 0 {
             let h = stageTimes[i]
@@ -101,6 +107,8 @@ public struct LoopStats {
         fields += extra
         frames = 0
         touchFrames = 0
+        touchesBegan = 0
+        unmeasuredInputs = 0
         for i in overruns.indices {
             overruns[i] = 0
             stageTimes[i].reset()

@@ -1,0 +1,63 @@
+import CLinuxSystem
+import Display
+import Geometry
+import Gestures
+import InputEvents
+import KioskConfig
+import Logging
+import Render
+import Scene
+import TouchInput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The touchscreen as the config asks for it: device, grab, calibration, filters.
+extension KioskLoop {
+
+    func openInput(_ settings: InputSettings) {
+        let screen = Size(width: Double(shadow.width), height: Double(shadow.height))
+        var base = TouchCalibration.identity
+        do {
+            if let matrix = settings.calibration { base = try TouchCalibration(matrix: matrix) }
+            base = try base.rotated(clockwise: settings.rotation).flipped(horizontally: settings.flipX, vertically: settings.flipY)
+        } catch {
+            log.error("input calibration refused", metadata: ["input.error": "\(error)"])
+        }
+        let filters = TouchFilters(jitterUnits: Int32(settings.jitterUnits),
+                                   minimumPressure: settings.minimumPressure > 0 ? Int32(settings.minimumPressure) : nil)
+        input = nil
+        do {
+            let watcher = try TouchscreenWatcher(directory: settings.directory, wanted: settings.device, grab: settings.grab,
+                                                 screen: screen, calibration: base, filters: filters)
+            if let pointercal = settings.pointercal {
+                watcher.calibrate = { d in try Self.pointercalCalibration(pointercal, device: d, screen: screen, settings: settings) }
+            }
+            input = watcher
+            watcher.attach { event in
+                switch event {
+                case .attached(let path, let name, let kind):
+                    devicesAttached += 1
+                    log.info("touchscreen attached", metadata: ["input.device": "\(path)", "input.name": "\(name)", "input.kind": "\(kind)"])
+                case .problem(let text):
+                    log.error("touchscreen cannot be used", metadata: ["input.error": "\(text)"])
+                default:
+                    break
+                }
+            }
+            if watcher.device == nil {
+                log.warning("no touchscreen yet; waiting for one to be plugged in", metadata: [
+                    "input.directory": "\(settings.directory)", "input.wanted": "\(settings.device ?? "any touchscreen")",
+                ])
+            }
+        } catch {
+            log.error("touch input unavailable", metadata: ["input.error": "\(error)"])
+        }
+    }
+
+    static func pointercalCalibration(_ path: String, device d: DeviceDescription, screen: Size, settings: InputSettings) throws -> TouchCalibration {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return try TouchCalibration(pointercal: text, device: d, screen: (screen.width, screen.height))
+            .rotated(clockwise: settings.rotation).flipped(horizontally: settings.flipX, vertically: settings.flipY)
+    }
+}

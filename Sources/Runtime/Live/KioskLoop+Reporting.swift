@@ -1,0 +1,77 @@
+import CLinuxSystem
+import Display
+import Geometry
+import Gestures
+import InputEvents
+import KioskConfig
+import Logging
+import Render
+import Scene
+import TouchInput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// What the loop tells the log: scene activity, the stats line, screenshots.
+extension KioskLoop {
+
+    func logSceneActivity() {
+        guard scene.recordsEvents else { return }
+        if !scene.events.isEmpty {
+            for line in SceneReport.eventLines(scene.events, origin: .zero) { log.debug("scene \(line)") }
+            scene.removeAllEvents()
+        }
+        let trace = scene.engine.trace
+        if trace.decisions.count > decisionsLogged {
+            for d in trace.decisions[decisionsLogged...] {
+                log.debug("gesture \(scene.engine.describe(d, origin: .zero, viewName: { self.scene.views[$0.rawValue].name }))")
+            }
+            trace.removeAll()
+            decisionsLogged = 0
+        }
+    }
+
+    func statsLine(at now: Instant) {
+        let interval = configuration.runtime.log.statsInterval
+        nextStats = interval > 0 ? now.adding(seconds: interval) : nil
+        let fields = stats.report(at: now, extra: [
+            ("touches.down", "\(input?.activeTouchCount ?? 0)"),
+            ("input.dropped", "\(input?.droppedEvents ?? 0)"),
+            ("input.resyncs", "\(input?.resyncCount ?? 0)"),
+            ("devices", "\(input?.device == nil ? 0 : 1)"),
+            ("devices.attached", "\(devicesAttached)"),
+            ("log.dropped", "\(logPump?.droppedLines ?? 0)"),
+            ("display", displayDown ? "down" : blanking.isBlanked ? "blank" : "on"),
+            ("config.generation", "\(generation)"),
+        ])
+        var metadata: Logger.Metadata = [:]
+        for (k, v) in fields { metadata[k] = "\(v)" }
+        // Numbered: a gap in the numbers on the serial console shows lines were lost, and the
+        // log's repeat limiter, keyed on the message, never takes one stats line for another.
+        statsLines += 1
+        log.info("stats \(statsLines)", metadata: metadata)
+    }
+
+    func writeScreenshot() {
+        let directory = configuration.runtime.display.screenshotDirectory
+        var t = time(nil)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        let stamp = String(format4: Int(parts.tm_year) + 1900) + two(Int(parts.tm_mon) + 1) + two(Int(parts.tm_mday))
+            + "-" + two(Int(parts.tm_hour)) + two(Int(parts.tm_min)) + two(Int(parts.tm_sec))
+        let path = "\(directory)/kiosk-\(stamp)-\(screenshotsWritten.count + 1).png"
+        do {
+            try shadow.writePNG(to: path)
+            screenshotsWritten.append(path)
+            log.info("SIGUSR1: screenshot written", metadata: ["screenshot": "\(path)"])
+        } catch {
+            log.error("SIGUSR1: screenshot not written: \(error)", metadata: ["screenshot.directory": "\(directory)"])
+        }
+    }
+
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}
+
+extension String {
+    fileprivate init(format4 n: Int) { self = n < 1000 ? String(repeating: "0", count: 4 - String(n).count) + String(n) : String(n) }
+}

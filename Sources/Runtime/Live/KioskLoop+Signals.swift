@@ -1,0 +1,53 @@
+import CLinuxSystem
+import Display
+import Geometry
+import Gestures
+import InputEvents
+import KioskConfig
+import Logging
+import Render
+import Scene
+import TouchInput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Signals arrive through a signalfd in the same poll; SIGTERM and SIGINT end the loop.
+extension KioskLoop {
+
+    func handleSignals() -> Ending? {
+        var info = signalfd_siginfo()
+        var stop: Int32?
+        var hangup = false
+        var screenshot = false
+        // A storm of signals collapses into at most one of each action per wake-up.
+        while read(signals, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            switch Int32(info.ssi_signo) {
+            case SIGTERM, SIGINT: stop = Int32(info.ssi_signo)
+            case SIGHUP: hangup = true
+            case SIGUSR1: screenshot = true
+            default: break
+            }
+        }
+        if let stop { return .signal(stop) }
+        if hangup {
+            log.info("SIGHUP: reloading the config", metadata: ["config.file": "\(options.configPath)"])
+            reloadPending = true
+            if (input?.activeTouchCount ?? 0) > 0 {
+                log.info("the reload waits until no finger is on the glass")
+            }
+        }
+        if screenshot { writeScreenshot() }
+        return nil
+    }
+
+    func finish(_ ending: Ending) -> Ending {
+        if case .signal(let s) = ending {
+            log.info("stopping on \(s == SIGTERM ? "SIGTERM" : "SIGINT"); display restored", metadata: ["frames": "\(stats.totalFrames)"])
+        }
+        notifier?.stopping()
+        output?.restore()
+        logPump?.drain(seconds: Self.exitDrainSeconds)
+        return ending
+    }
+}

@@ -1,0 +1,174 @@
+import Display
+import Foundation
+import Geometry
+import Gestures
+import InMemoryLogging
+import KioskConfig
+import Logging
+import Render
+@testable import Runtime
+import Scene
+import Testing
+
+/// A live loop (config file, log, input directory) on a headless display, stepped by hand.
+final class LiveLoop {
+    let folder: URL
+    let path: String
+    let handler = InMemoryLogHandler()
+    let clock: KioskLoopTests.Harness.Clock
+    let loop: KioskLoop
+    private var nextFinger = 1
+
+    /// `edit` changes the default config's text; `realClock` false: a virtual clock starting at 100 s.
+    init(edit: (String) -> String = { $0 }, stall: (stage: KioskLoop.Stage, milliseconds: Double)? = nil,
+         realClock: Bool = false) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-live-loop-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        path = folder.appendingPathComponent("kiosk.conf").path
+        try Self.write(edit(Self.baseConfig(input: folder.path)), to: path)
+        var logger = Logger(label: "test", factory: { [handler] _ in handler })
+        logger.logLevel = .info
+        let clock = KioskLoopTests.Harness.Clock()
+        self.clock = clock
+        let now: () -> Instant
+        if realClock { now = { KioskLoop.monotonicNow() } } else { now = { clock.now } }
+        if realClock { clock.now = KioskLoop.monotonicNow() }
+        let options = KioskLoop.Options(configPath: path, injectedStall: stall)
+        let makeOutput: (DisplaySettings) throws(DisplayError) -> FrameOutput = { _ throws(DisplayError) in
+            do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: now) }
+            catch { throw DisplayError("\(error)") }
+        }
+        loop = try KioskLoop(options: options, logger: logger, logPump: nil, output: makeOutput, clock: now)
+        loop.tick(at: now())
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// The default scene with the runtime sections a test can run anywhere: no serial port, no
+    /// touchscreen (an empty input folder), stats off.
+    static func baseConfig(input: String) throws -> String {
+        let scene = try String(contentsOfFile: KioskLoopTests.configPath, encoding: .utf8).components(separatedBy: "\n[display]").first ?? ""
+        return scene + "\n[input]\ndirectory = \"\(input)\"\n[log]\nserial = \"none\"\nstats_interval = 0\n"
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    func rewrite(_ edit: (String) throws -> String) throws {
+        try Self.write(edit(try Self.baseConfig(input: folder.path)), to: path)
+    }
+
+    /// One finger from `from` to `to` in `steps` frames of a 60 Hz panel, then lifted.
+    func drag(from: Point, to: Point, steps: Int = 20) {
+        let finger = TouchID(nextFinger)
+        nextFinger += 1
+        for i in 0...steps + 1 {
+            let phase: TouchPhase = i == 0 ? .began : i == steps + 1 ? .ended : .moved
+            let f = Double(min(i, steps)) / Double(steps)
+            let p = Point(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f)
+            clock.now = clock.now.adding(seconds: 1.0 / 60)
+            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: finger, phase: phase, location: p)]), touchesDown: phase.isFinal ? 0 : 1)
+            loop.tick(at: clock.now)
+        }
+    }
+
+    func view(_ name: String) throws -> ViewState {
+        let id = try #require(loop.scene.viewID(named: name))
+        return loop.scene.views[id.rawValue]
+    }
+
+    var messages: [String] { handler.entries.map { "\($0.level) \($0.message)" } }
+}
+
+@Suite("SIGHUP reload on the live loop")
+struct ReloadTests {
+    @Test func aGoodReloadKeepsTheStateOfViewsWhoseNamesMatchAndTakesTheRestFromTheFile() throws {
+        let live = try LiveLoop()
+        let yellowBefore = try live.view("yellow").center
+        let cyanBefore = try live.view("cyan").center
+        live.drag(from: yellowBefore, to: Point(x: yellowBefore.x + 90, y: yellowBefore.y + 60))
+        live.drag(from: cyanBefore, to: Point(x: cyanBefore.x - 70, y: cyanBefore.y + 40))
+        let yellowMoved = try live.view("yellow").center
+        let cyanMoved = try live.view("cyan").center
+        #expect(yellowMoved.x > yellowBefore.x + 60, "the drag moved yellow")
+        let slider = try live.view("slider")
+        live.drag(from: Point(x: slider.center.x, y: slider.center.y), to: Point(x: slider.center.x + 120, y: slider.center.y))
+        let sliderValue = try live.view("slider").value
+        #expect(sliderValue != slider.value, "the swipe along the slider changed its value")
+
+        // The new file renames cyan to teal; yellow and the slider keep their names.
+        try live.rewrite { text in
+            text.replacingOccurrences(of: "\"cyan\"", with: "\"teal\"").replacingOccurrences(of: "@cyan", with: "@teal")
+        }
+        live.loop.reloadPending = true
+        live.clock.now = live.clock.now.adding(seconds: 0.2)
+        live.loop.tick(at: live.clock.now)
+
+        #expect(live.loop.generation == 2, "\(live.messages)")
+        #expect(try live.view("yellow").center == yellowMoved, "yellow stays where the user left it")
+        #expect(try live.view("slider").value == sliderValue, "the slider keeps its value")
+        #expect(live.loop.scene.viewID(named: "cyan") == nil)
+        #expect(try live.view("teal").center == cyanBefore, "a view of a new name starts where the file puts it, not at \(cyanMoved)")
+        let entry = try #require(live.handler.entries.first { $0.message.description == "config reloaded" })
+        let carried = "\(entry.metadata["scene.carried"] ?? "")".split(separator: ",").map(String.init)
+        #expect(carried.contains("yellow") && carried.contains("slider") && !carried.contains("teal"), "\(carried)")
+    }
+
+    @Test func aBadReloadKeepsTheSceneAndItsStateAndSaysWhereTheFileIsWrong() throws {
+        let live = try LiveLoop()
+        let yellow = try live.view("yellow").center
+        live.drag(from: yellow, to: Point(x: yellow.x + 80, y: yellow.y))
+        let moved = try live.view("yellow").center
+        try live.rewrite { $0 + "[loop]\nframe_budget = -4\n" }
+        live.loop.reloadPending = true
+        live.loop.tick(at: live.clock.now.adding(seconds: 0.2))
+        #expect(live.loop.generation == 1)
+        #expect(try live.view("yellow").center == moved)
+        let error = try #require(live.messages.first { $0.hasPrefix("error config reload failed") }, "\(live.messages)")
+        #expect(error.contains("kiosk.conf:") && error.contains("loop.frame_budget") && error.contains("-4"), "\(error)")
+    }
+}
+
+@Suite("The frame budget, stage by stage")
+struct StageBudgetTests {
+    /// `kiosk run --inject-stall STAGE:MS` makes that stage, and only its own measurement, overrun.
+    @Test(arguments: KioskLoop.Stage.allCases)
+    func aStallInAStageIsCountedAsThatStagesOverrun(stage: KioskLoop.Stage) throws {
+        // A real clock: the stall is a real sleep, and the stages are timed as they run.
+        let live = try LiveLoop(edit: { $0 + "[loop]\nframe_budget = 16\n" }, stall: (stage, 25), realClock: true)
+        let finger = TouchID(9)
+        for (i, phase) in [TouchPhase.began, .moved, .moved, .ended].enumerated() {
+            let t = KioskLoop.monotonicNow()
+            live.loop.process(TouchFrame(time: t, touches: [Touch(id: finger, phase: phase, location: Point(x: 160 + Double(i) * 20, y: 190))]),
+                              touchesDown: phase.isFinal ? 0 : 1)
+            _ = live.loop.iterate()
+        }
+        let i = LoopStats.index(of: stage)
+        #expect(live.loop.stats.totalOverruns[i] >= 1, "\(stage): \(live.loop.stats.totalOverruns)")
+        let line = try #require(live.messages.first { $0.contains("\(stage.rawValue) stage overran its budget") }, "\(live.messages)")
+        #expect(line.hasPrefix("warning"))
+    }
+}
+
+@Suite("The stats line's counts")
+struct StatsCountTests {
+    @Test func inputsBeyondTheLatencyStorageAreCountedAsUnmeasuredAndTouchesAreCounted() throws {
+        let live = try LiveLoop()
+        // 200 fingers put down and lifted before one frame is drawn: more than the per-frame storage.
+        for n in 0..<200 {
+            live.clock.now = live.clock.now.adding(seconds: 0.0001)
+            let id = TouchID(1000 + n)
+            let p = Point(x: 400, y: 330)
+            live.loop.process(TouchFrame(time: live.clock.now, touches: [Touch(id: id, phase: .began, location: p)]), touchesDown: 1)
+            live.loop.process(TouchFrame(time: live.clock.now, touches: [Touch(id: id, phase: .cancelled, location: p)]), touchesDown: 0)
+        }
+        let report = live.loop.stats.report(at: live.clock.now.adding(seconds: 1), extra: [])
+        let fields = Dictionary(report, uniquingKeysWith: { a, _ in a })
+        #expect(fields["touches"] == "200", "\(report)")
+        #expect(fields["touch.frames"] == "400", "\(report)")
+        #expect(fields["latency.unmeasured"] == String(400 - KioskLoop.latencyCapacity), "\(report)")
+        let next = live.loop.stats.report(at: live.clock.now.adding(seconds: 2), extra: [])
+        #expect(!next.contains { $0.0 == "latency.unmeasured" }, "each interval starts afresh: \(next)")
+    }
+}
