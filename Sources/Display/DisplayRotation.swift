@@ -2,8 +2,9 @@ import Geometry
 
 /// How the shadow buffer is turned on its way to the panel, clockwise, as the panel is mounted.
 ///
-/// 90° takes shadow pixel (x, y) to panel pixel (h − 1 − y, x), where h is the shadow's height:
-/// the same sense as the touch rotation (libinput's matrices), so one number serves both.
+/// 90° takes shadow pixel (x, y) to panel pixel (h − 1 − y, x), where h is the shadow's height.
+/// Touches come from glass glued to the panel, in the panel's own coordinates, so they must be
+/// turned back the other way: `matchingTouchRotation`.
 public enum DisplayRotation: Int, Sendable, CaseIterable, CustomStringConvertible {
     case upright = 0
     case clockwise90 = 90
@@ -15,6 +16,10 @@ public enum DisplayRotation: Int, Sendable, CaseIterable, CustomStringConvertibl
 
     public var degrees: Int { rawValue }
     public var description: String { "\(rawValue)°" }
+
+    /// The touch rotation, in libinput's sense (90° takes normalised (x, y) to (1 − y, x)), that
+    /// brings a touch on the panel back to the shadow pixel drawn under it: the inverse turn.
+    public var matchingTouchRotation: Int { (360 - rawValue) % 360 }
 
     /// True when the panel's width is the shadow's height.
     public var swapsAxes: Bool { self == .clockwise90 || self == .clockwise270 }

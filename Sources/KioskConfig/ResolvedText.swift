@@ -172,7 +172,11 @@ struct TOMLWriter {
         bool("grab", i.grab)
         if let m = i.calibration { numbers("calibration", m) } else { unset("calibration", "the identity, touches as the panel reports them") }
         if let p = i.pointercal { string("pointercal", p) } else { unset("pointercal", "no tslib pointercal file is read") }
-        int("rotation", i.rotation)
+        if let r = i.rotation {
+            int("rotation", r)
+        } else {
+            unset("rotation", "follows [display] rotation, so touches land where they are drawn")
+        }
         bool("flip_x", i.flipX)
         bool("flip_y", i.flipY)
         int("jitter", i.jitterUnits)

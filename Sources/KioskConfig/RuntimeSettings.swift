@@ -48,8 +48,11 @@ public struct InputSettings: Sendable, Equatable {
     public var calibration: [Double]?
     /// A tslib `pointercal` file to import instead of `calibration`.
     public var pointercal: String?
-    /// Degrees clockwise the touch panel is turned, applied after calibration: 0, 90, 180, 270.
-    public var rotation = 0
+    /// Degrees clockwise the touches are turned after calibration (libinput's sense: 90° takes
+    /// (x, y) to (1 − y, x)): 0, 90, 180, 270. Nil: the turn that undoes `[display] rotation`, so
+    /// touches land where they are drawn; set it only for a touch controller mounted differently
+    /// from the display's own pixels.
+    public var rotation: Int?
     public var flipX = false
     public var flipY = false
     /// Movements smaller than this many device units are held back (resistive panels); 0: off.

@@ -135,6 +135,7 @@ struct RuntimeSectionTests {
         #expect(s.display.card == nil && s.display.connector == nil && s.display.mode == nil)
         #expect(s.display.pixelFormat == .xrgb8888 && s.display.rotation == 0 && s.display.blankAfterSeconds == 0)
         #expect(s.input.device == nil && s.input.directory == "/dev/input" && s.input.grab)
+        #expect(s.input.rotation == nil, "touches follow the display unless told otherwise")
         #expect(s.input.calibration == nil && s.input.pointercal == nil && s.input.jitterUnits == 0 && s.input.minimumPressure == 0)
         #expect(s.log.serial == "/dev/serial0" && s.log.baud == 115_200 && s.log.level == .info && s.log.stderr)
         #expect(s.log.bufferLines == 256 && s.log.repeatInterval == 10 && s.log.statsInterval == 60)

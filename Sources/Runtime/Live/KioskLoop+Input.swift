@@ -20,7 +20,8 @@ extension KioskLoop {
         var base = TouchCalibration.identity
         do {
             if let matrix = settings.calibration { base = try TouchCalibration(matrix: matrix) }
-            base = try base.rotated(clockwise: settings.rotation).flipped(horizontally: settings.flipX, vertically: settings.flipY)
+            base = try base.rotated(clockwise: Self.touchRotation(settings, display: rotation))
+                .flipped(horizontally: settings.flipX, vertically: settings.flipY)
         } catch {
             log.error("input calibration refused", metadata: ["input.error": "\(error)"])
         }
@@ -31,7 +32,10 @@ extension KioskLoop {
             let watcher = try TouchscreenWatcher(directory: settings.directory, wanted: settings.device, grab: settings.grab,
                                                  screen: screen, calibration: base, filters: filters)
             if let pointercal = settings.pointercal {
-                watcher.calibrate = { d in try Self.pointercalCalibration(pointercal, device: d, screen: screen, settings: settings) }
+                let display = rotation
+                watcher.calibrate = { d in
+                    try Self.pointercalCalibration(pointercal, device: d, screen: screen, settings: settings, display: display)
+                }
             }
             input = watcher
             watcher.attach { event in
@@ -55,9 +59,16 @@ extension KioskLoop {
         }
     }
 
-    static func pointercalCalibration(_ path: String, device d: DeviceDescription, screen: Size, settings: InputSettings) throws -> TouchCalibration {
+    static func pointercalCalibration(_ path: String, device d: DeviceDescription, screen: Size, settings: InputSettings,
+                                      display: DisplayRotation) throws -> TouchCalibration {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return try TouchCalibration(pointercal: text, device: d, screen: (screen.width, screen.height))
-            .rotated(clockwise: settings.rotation).flipped(horizontally: settings.flipX, vertically: settings.flipY)
+            .rotated(clockwise: touchRotation(settings, display: display)).flipped(horizontally: settings.flipX, vertically: settings.flipY)
+    }
+
+    /// `[input] rotation` when given; else the turn that matches the display's, so a touch lands
+    /// on what is drawn under the finger (flutter-pi#282: the two can still be set apart).
+    static func touchRotation(_ settings: InputSettings, display: DisplayRotation) -> Int {
+        settings.rotation ?? display.matchingTouchRotation
     }
 }
