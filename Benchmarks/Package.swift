@@ -59,6 +59,18 @@ let package = Package(
             path: "Benchmarks/LoopFrame",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Steady-state loop frames outside the harness, for a heap profiler: frame-allocations.sh.
+        .executableTarget(
+            name: "FrameAllocations",
+            dependencies: [
+                .product(name: "Runtime", package: kiosk),
+                .product(name: "Display", package: kiosk),
+                .product(name: "Render", package: kiosk),
+                .product(name: "Gestures", package: kiosk),
+                .product(name: "KioskConfig", package: kiosk),
+            ],
+            path: "Benchmarks/FrameAllocations"
+        ),
         .executableTarget(
             name: "GestureFrame",
             dependencies: [

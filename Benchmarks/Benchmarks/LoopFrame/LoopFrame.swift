@@ -19,6 +19,13 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 5_000
     )
 
+    // The harness's own cost, measured the same way: what it counts here is not the loop's.
+    Benchmark("baseline: empty measurement") { benchmark in
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations { blackHole(i) }
+        benchmark.stopMeasurement()
+    }
+
     Benchmark("loop frame: one finger dragging a square (process + tick)") { benchmark in
         let d = try Drag()
         benchmark.startMeasurement()
