@@ -92,7 +92,8 @@ let package = Package(
         // `kiosk run` and deploy/ as an integrator meets them: the built executable, signals, files.
         .testTarget(name: "RunCommandTests", dependencies: ["kiosk", "Render", "KioskLog", "KioskTestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry", "KioskTestSupport"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "Runtime", "InputEvents", "Scene", "Gestures", "Geometry", "KioskConfig"],
+        .testTarget(name: "RenderTests", dependencies: ["kiosk", "KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
+                                                       "Geometry", "KioskConfig"],
                     exclude: ["Golden"]),
         .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
     ]
