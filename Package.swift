@@ -43,9 +43,10 @@ let package = Package(
         .target(name: "TouchInput", dependencies: ["CEvdev", "CLinuxSystem", "InputEvents", "MultitouchA", "Gestures", "Geometry"]),
         // Pure Swift: view tree, hit testing, controls, the kiosk scene.
         .target(name: "Scene", dependencies: ["Gestures", "Geometry"]),
-        // The kiosk config file (TOML): parsing and validation with file:line errors.
+        // The kiosk config file (TOML): parsing and validation with file:line errors. It configures
+        // Render (the font's default is Render's) as it configures the scene.
         .target(name: "KioskConfig", dependencies: [
-            "Scene", "Gestures", "Geometry",
+            "Scene", "Render", "Gestures", "Geometry",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // cairo, its FreeType backend and FreeType itself; the only module that imports them.
