@@ -79,7 +79,7 @@ let package = Package(
         // Runs inside Debian's kernel under qemu (Tests/vm): real uinput, evdev and DRM.
         .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "MultitouchA", "InputEvents", "Gestures", "Geometry",
                                                        "Display", "Render", "Runtime", "KioskConfig"]),
-        .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "Geometry"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "Geometry", "kiosk", "KioskTestSupport"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "Gestures", "Geometry"]),
         .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "Gestures", "Geometry"]),
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", .product(name: "Logging", package: "swift-log"),

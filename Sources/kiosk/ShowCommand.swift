@@ -118,7 +118,7 @@ struct ShowCommand: ParsableCommand {
             try display.present()
             try Self.waitForFlip(display)
         }
-        Self.say("kiosk show: \(display.cardName) connector \(display.connectorName) mode \(display.mode), \(display.flipCount) flips")
+        Self.say("kiosk show: \(display.cardName) connector \(display.connectorName) mode \(display.mode) \(display.format) rotation \(turn), \(display.flipCount) flips")
         Self.say("KIOSK-SHOWN")
         var wait = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
         var set = signals

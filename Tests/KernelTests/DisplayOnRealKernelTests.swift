@@ -16,12 +16,24 @@ struct DisplayOnRealKernelTests {
     static let configPath = KernelHarness.root.appendingPathComponent("config/kiosk.toml").path
     static let screendumpPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-screendump-\(UUID().uuidString).ppm").path
 
+    /// The default config for a panel mounted upside down, with the font beside kiosk in the VM:
+    /// `kiosk show --config` alone must take both from it.
+    static let turnedConfig: String = {
+        let text = (try? String(contentsOfFile: configPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            if line.hasPrefix("rotation = 0") && line.contains("panel is mounted") { return "rotation = 180" }
+            if line.hasPrefix("font = ") { return #"font = "DejaVuSans.ttf""# }
+            return String(line)
+        }.joined(separator: "\n")
+    }()
+
     static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/display.sh").path, encoding: .utf8)
         return try KernelHarness.run(
             script: script,
             files: ["trace.evemu": try String(contentsOfFile: tracePath, encoding: .utf8),
-                    "kiosk.toml": try String(contentsOfFile: configPath, encoding: .utf8)],
+                    "kiosk.toml": try String(contentsOfFile: configPath, encoding: .utf8),
+                    "turned.toml": turnedConfig],
             binaries: [KernelHarness.kioskBinary, Font.defaultPath],
             screendump: screendumpPath)
     })
@@ -112,6 +124,28 @@ struct DisplayOnRealKernelTests {
         #expect(screen.differing > 20 * Self.cursorPixels, "only \(screen.differing) pixels differ from the screen before kiosk")
     }
 
+    /// `kiosk show --config` with `[display] rotation = 180` and a font: the screen shows the
+    /// headless render of the trace turned upside down, drawn with that font.
+    @Test func showTakesRotationAndFontFromTheConfig() throws {
+        #expect(Self.turnedConfig.contains("\nrotation = 180\n") && Self.turnedConfig.contains(#"font = "DejaVuSans.ttf""#))
+        let run = try console()
+        #expect(run.console.contains("KIOSK-TURNED-STATUS 0"), "\(run.console)")
+        let shown = try #require(run.section("KIOSK-TURNED-BEGIN", "KIOSK-TURNED-END"), "\(run.console)")
+        #expect(shown.contains(" XRGB8888 rotation 180°, 2 flips\nKIOSK-SHOWN\n"), "\(shown)")
+        let path = Self.screendumpPath.replacingOccurrences(of: ".ppm", with: "-turned.ppm")
+        let screen = try PPMImage(try #require(FileManager.default.contents(atPath: path), "no screendump at \(path)"))
+        let configuration = try KioskConfiguration.load(path: Self.configPath)
+        let trace = try EvemuTrace.parse(try String(contentsOfFile: Self.tracePath, encoding: .utf8), file: Self.tracePath)
+        let replay = try Replay(trace: trace, scene: configuration.scene, traceDecisions: false)
+        let shadow = try PixelBuffer(width: 800, height: 480)
+        try SceneRenderer().draw(scene: replay.scene, at: replay.endTime, into: shadow)
+        let (differing, first) = try screen.differences(from: shadow, rotation: .upsideDown)
+        #expect(differing == 0, "\(differing) pixels differ, first at \(first ?? ""); screendump kept at \(path)")
+        // Upright, it would not match: the rotation came from the config.
+        #expect(try screen.differences(from: shadow).count > 10_000)
+        if differing == 0 { try? FileManager.default.removeItem(atPath: path) }
+    }
+
     @Test func theScreenShowsTheHeadlessRenderOfTheSameState() throws {
         _ = try console()
         let dump = try #require(FileManager.default.contents(atPath: Self.screendumpPath), "no screendump at \(Self.screendumpPath)")
@@ -170,10 +204,10 @@ struct PPMImage {
     }
 
     /// How many pixels differ by more than 2 levels on a channel from `shadow` as the display
-    /// shows it (copied upright, as kiosk does), and where the first one is.
-    func differences(from shadow: PixelBuffer) throws -> (count: Int, first: String?) {
+    /// shows it (copied as kiosk does, turned by `rotation`), and where the first one is.
+    func differences(from shadow: PixelBuffer, rotation: DisplayRotation = .upright) throws -> (count: Int, first: String?) {
         let expected = try HeadlessDisplay(width: shadow.width, height: shadow.height)
-        expected.copy(from: shadow, damage: [Rect(x: 0, y: 0, width: Double(shadow.width), height: Double(shadow.height))])
+        expected.copy(from: shadow, damage: [Rect(x: 0, y: 0, width: Double(shadow.width), height: Double(shadow.height))], rotation: rotation)
         var count = 0
         var first: String?
         for y in 0..<min(shadow.height, height) {

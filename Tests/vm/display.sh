@@ -17,6 +17,15 @@ wait $k
 echo "KIOSK-SHOW-STATUS $?"
 section SHOW /tmp/show.txt
 section SHOW-LOG /tmp/show.err
+# The config alone gives the rotation (180) and the font.
+./kiosk show --trace trace.evemu --config turned.toml --seconds 6 > /tmp/turned.txt 2> /tmp/turned.err &
+k=$!
+shown /tmp/turned.txt $k
+grep -q KIOSK-SHOWN /tmp/turned.txt && echo KIOSK-SCREENDUMP:turned
+wait $k
+echo "KIOSK-TURNED-STATUS $?"
+section TURNED /tmp/turned.txt
+section TURNED-LOG /tmp/turned.err
 # With another process holding DRM master, kiosk show must say so and leave.
 ./kiosk show --config kiosk.toml --font DejaVuSans.ttf --seconds 6 > /tmp/holder.txt 2>&1 &
 h=$!
