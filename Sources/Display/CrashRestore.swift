@@ -93,9 +93,6 @@ enum CrashRestore {
         installed = false
     }
 
-    /// Whether the handlers are installed for the display on `fd`.
-    static func isArmed(fd: Int32) -> Bool { installed && state.pointee.fd == fd }
-
     /// The handler itself: only ioctls, write(2) and raise(3), on memory prepared by `arm`.
     private static func handle(_ signal: Int32) {
         let s = state

@@ -264,7 +264,4 @@ public final class DRMDisplay {
         isMaster = false
         return problems.isEmpty ? nil : DisplayError("\(card.name): not restored: \(problems.joined(separator: "; "))")
     }
-
-    /// Whether a crash now would put the display back: the crash handlers are installed for it.
-    public var restoresOnCrash: Bool { CrashRestore.isArmed(fd: card.fd) }
 }
