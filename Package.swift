@@ -43,9 +43,10 @@ let package = Package(
         .target(name: "TouchInput", dependencies: ["CEvdev", "CLinuxSystem", "InputEvents", "MultitouchA", "Gestures", "Geometry"]),
         // Pure Swift: view tree, hit testing, controls, the kiosk scene.
         .target(name: "Scene", dependencies: ["Gestures", "Geometry"]),
-        // The kiosk config file (TOML): parsing and validation with file:line errors.
+        // The kiosk config file (TOML): parsing and validation with file:line errors. It configures
+        // Render (the font's default is Render's) as it configures the scene.
         .target(name: "KioskConfig", dependencies: [
-            "Scene", "Gestures", "Geometry",
+            "Scene", "Render", "Gestures", "Geometry",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // cairo, its FreeType backend and FreeType itself; the only module that imports them.
@@ -78,7 +79,7 @@ let package = Package(
         // Runs inside Debian's kernel under qemu (Tests/vm): real uinput, evdev and DRM.
         .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "MultitouchA", "InputEvents", "Gestures", "Geometry",
                                                        "Display", "Render", "Runtime", "KioskConfig"]),
-        .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "Geometry"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "Geometry", "kiosk", "KioskTestSupport"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "Gestures", "Geometry"]),
         .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "Gestures", "Geometry"]),
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", .product(name: "Logging", package: "swift-log"),
@@ -92,7 +93,8 @@ let package = Package(
         // `kiosk run` and deploy/ as an integrator meets them: the built executable, signals, files.
         .testTarget(name: "RunCommandTests", dependencies: ["kiosk", "Render", "KioskLog", "KioskTestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry", "KioskTestSupport"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "Runtime", "InputEvents", "Scene", "Gestures", "Geometry", "KioskConfig"],
+        .testTarget(name: "RenderTests", dependencies: ["kiosk", "KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
+                                                       "Geometry", "KioskConfig"],
                     exclude: ["Golden"]),
         .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
     ]

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -24,4 +25,7 @@ static const int kiosk_O_NONBLOCK = O_NONBLOCK;
 static const int kiosk_O_CLOEXEC = O_CLOEXEC;
 static const int kiosk_PROT_READ_WRITE = PROT_READ | PROT_WRITE;
 static const int kiosk_MAP_SHARED = MAP_SHARED;
+// The crash handler: runs once (the default action is back on entry), on its own stack.
+static const int kiosk_SA_RESETHAND_ONSTACK = (int)(SA_RESETHAND | SA_ONSTACK);
+static const int kiosk_SS_DISABLE = SS_DISABLE;
 #endif

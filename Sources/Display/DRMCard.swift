@@ -12,7 +12,12 @@ final class DRMCard {
     init(path: String) throws(DisplayError) {
         self.path = path
         let name = (path as NSString).lastPathComponent
-        fd = try systemCall("\(name): cannot open \(path)") { open(path, kiosk_O_RDWR | kiosk_O_CLOEXEC | kiosk_O_NONBLOCK) }
+        var fd: Int32
+        repeat {
+            fd = open(path, kiosk_O_RDWR | kiosk_O_CLOEXEC | kiosk_O_NONBLOCK)
+        } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw DisplayError.cannotOpen(card: name, path: path, errno: errno) }
+        self.fd = fd
     }
 
     deinit { close(fd) }
@@ -44,6 +49,26 @@ final class DRMCard {
         }
         guard !cards.isEmpty else { throw DisplayError("no card in \(directory): no DRM driver is loaded") }
         return cards.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+}
+
+extension DRMCard {
+    /// Opens the card at `path` and reads its connectors; keeps it open in `opened` when it did open.
+    static func survey(_ path: String, opened: inout (card: DRMCard, connectors: [Connector])?) -> CardSurvey {
+        opened = nil
+        let name = (path as NSString).lastPathComponent
+        let card: DRMCard
+        do {
+            card = try DRMCard(path: path)
+        } catch {
+            // The error names the card already: keep only the cause.
+            return CardSurvey(name: name, .unopenable(String(error.description.dropFirst(name.count + 2))))
+        }
+        guard let connectors = try? card.connectors() else { return CardSurvey(name: name, .renderOnly) }
+        opened = (card, connectors)
+        return CardSurvey(name: name, .connectors(connectors.map {
+            ConnectorSurvey(name: $0.name, isConnected: $0.isConnected, modes: $0.modes.map(\.mode), hasCRTC: $0.crtcID != nil)
+        }))
     }
 }
 

@@ -50,26 +50,26 @@ public final class DRMDisplay {
     /// mode). Nothing changes on screen until the first `present()`.
     public init(card path: String? = nil, connector wanted: String? = nil, mode request: ModeRequest? = nil,
                 format: PixelFormat = .xrgb8888) throws(DisplayError) {
-        let (card, connector) = try Self.find(card: path, connector: wanted)
+        let search = DisplaySearch(cardIsNamed: path != nil, connector: wanted, mode: request)
+        var opened: (card: DRMCard, connectors: [Connector])?
+        let cards = if let path { [path] } else { try DRMCard.all() }
+        let choice = try search.choose(cards: cards) { DRMCard.survey($0, opened: &opened) }.get()
+        guard let (card, connectors) = opened else { throw DisplayError("display search: the chosen card was not kept open") }
+        let connector = connectors[choice.connector]
         self.card = card
         self.format = format
         connectorName = connector.name
         connectorID = connector.id
-        guard let index = ModeRequest.choose(request, from: connector.modes.map(\.mode)) else {
-            let offered = connector.modes.map(\.mode.description).joined(separator: ", ")
-            throw DisplayError("\(card.name): \(connector.name): mode \(request.map(\.description) ?? "(preferred)") not supported; it offers \(offered.isEmpty ? "no modes" : offered)")
-        }
-        mode = connector.modes[index].mode
-        modeInfo = connector.modes[index].info
+        let mode = connector.modes[choice.mode].mode
+        self.mode = mode
+        modeInfo = connector.modes[choice.mode].info
         guard let crtc = connector.crtcID else { throw DisplayError("\(card.name): \(connector.name): no CRTC can drive it") }
         crtcID = crtc
-        if drmSetMaster(card.fd) != 0 {
-            throw DisplayError("\(card.name): cannot become DRM master: master held by another process (a compositor is running?)")
-        }
+        if drmSetMaster(card.fd) != 0 { throw DisplayError.masterRefused(card: card.name, errno: errno) }
         isMaster = true
         do throws(DisplayError) {
             buffers = try (0..<2).map { _ throws(DisplayError) in
-                try DumbBuffer(card: card, width: connector.modes[index].mode.width, height: connector.modes[index].mode.height, format: format)
+                try DumbBuffer(card: card, width: mode.width, height: mode.height, format: format)
             }
         } catch {
             drmDropMaster(card.fd)
@@ -77,6 +77,7 @@ public final class DRMDisplay {
         }
         damage = BufferDamage(bufferCount: 2, screen: Rect(x: 0, y: 0, width: Double(mode.width), height: Double(mode.height)))
         previous = drmModeGetCrtc(card.fd, crtc)
+        CrashRestore.arm(fd: card.fd, crtcID: crtc, connectorID: connectorID, previous: previous?.pointee)
     }
 
     deinit {
@@ -124,6 +125,7 @@ public final class DRMDisplay {
                 drmModeSetCrtc(card.fd, crtcID, buffers[back].framebuffer, 0, 0, &connector, 1, &modeInfo)
             }
             front = back
+            CrashRestore.noteModeSet(fd: card.fd, true)
             return
         }
         try systemCall("\(card.name): drmModePageFlip \(connectorName)") {
@@ -199,9 +201,7 @@ public final class DRMDisplay {
     /// sets the mode again from a whole frame. Throws while another process still holds it.
     public func reacquire() throws(DisplayError) {
         if !isMaster {
-            if drmSetMaster(card.fd) != 0 {
-                throw DisplayError("\(card.name): cannot become DRM master again: master held by another process")
-            }
+            if drmSetMaster(card.fd) != 0 { throw DisplayError.masterRefused(card: card.name, errno: errno, again: true) }
             isMaster = true
         }
         isFlipPending = false
@@ -217,8 +217,18 @@ public final class DRMDisplay {
     }
 
     /// Puts back what the CRTC showed before and gives up DRM master; safe to call twice.
-    public func restore() {
-        guard isMaster else { return }
+    ///
+    /// Returns what could not be done (nil when the screen is back as it was and master is given
+    /// up), so a caller says "restored" only when it is true.
+    @discardableResult
+    public func restore() -> DisplayError? {
+        // Until the CRTC is back, a crash would still put it back.
+        defer { CrashRestore.disarm(fd: card.fd) }
+        guard isMaster else {
+            guard front != nil else { return nil }
+            front = nil
+            return DisplayError("\(card.name): DRM master was lost to another process; the display was not put back")
+        }
         // A flip still in flight completes within a frame; let it, so its event is not left behind.
         var waited = 0
         while isFlipPending && waited < 10 {
@@ -226,49 +236,32 @@ public final class DRMDisplay {
             if poll(&p, 1, 10) > 0 { try? handleEvents() }
             waited += 1
         }
+        var problems: [String] = []
         if front != nil {
-            if let previous, previous.pointee.mode_valid != 0, previous.pointee.buffer_id != 0 {
-                var connector = connectorID
-                var m = previous.pointee.mode
-                drmModeSetCrtc(card.fd, previous.pointee.crtc_id, previous.pointee.buffer_id,
-                               previous.pointee.x, previous.pointee.y, &connector, 1, &m)
-            } else {
-                drmModeSetCrtc(card.fd, crtcID, 0, 0, 0, nil, 0, nil)
+            do throws(DisplayError) {
+                if let previous, previous.pointee.mode_valid != 0, previous.pointee.buffer_id != 0 {
+                    var connector = connectorID
+                    var m = previous.pointee.mode
+                    try systemCall("drmModeSetCrtc \(connectorName) back to framebuffer \(previous.pointee.buffer_id)") {
+                        drmModeSetCrtc(card.fd, previous.pointee.crtc_id, previous.pointee.buffer_id,
+                                       previous.pointee.x, previous.pointee.y, &connector, 1, &m)
+                    }
+                } else {
+                    try systemCall("drmModeSetCrtc \(connectorName) off") { drmModeSetCrtc(card.fd, crtcID, 0, 0, 0, nil, 0, nil) }
+                }
+            } catch {
+                problems.append(error.description)
             }
             front = nil
+            CrashRestore.noteModeSet(fd: card.fd, false)
             damage.invalidate()
         }
-        drmDropMaster(card.fd)
-        isMaster = false
-    }
-
-    /// The card and connector to use: the named ones, else the first connected connector of
-    /// the first card that has one (on a Pi 5 the render-only v3d can be card0).
-    private static func find(card path: String?, connector wanted: String?) throws(DisplayError) -> (DRMCard, Connector) {
-        var reasons: [String] = []
-        let candidates = if let path { [path] } else { try DRMCard.all() }
-        for candidate in candidates {
-            let card = try DRMCard(path: candidate)
-            let connectors: [Connector]
-            do throws(DisplayError) {
-                connectors = try card.connectors()
-            } catch {
-                if path != nil { throw error }
-                reasons.append(error.description)
-                continue
-            }
-            if let wanted {
-                if let c = connectors.first(where: { $0.name == wanted }) {
-                    guard c.isConnected else { throw DisplayError("\(card.name): connector \(wanted) has nothing connected") }
-                    return (card, c)
-                }
-                reasons.append("\(card.name): no connector \(wanted) (it has \(connectors.map(\.name).joined(separator: ", ")))")
-            } else if let c = connectors.first(where: \.isConnected) {
-                return (card, c)
-            } else {
-                reasons.append("\(card.name): nothing connected to \(connectors.isEmpty ? "its no connectors" : connectors.map(\.name).joined(separator: ", "))")
-            }
+        do throws(DisplayError) {
+            try systemCall("drmDropMaster") { drmDropMaster(card.fd) }
+        } catch {
+            problems.append(error.description)
         }
-        throw DisplayError(reasons.joined(separator: "; "))
+        isMaster = false
+        return problems.isEmpty ? nil : DisplayError("\(card.name): not restored: \(problems.joined(separator: "; "))")
     }
 }

@@ -1,3 +1,5 @@
+import Render
+
 /// What `kiosk run` needs beyond the scene: the `[display]`, `[input]`, `[log]` and `[loop]`
 /// sections of the config file. Every field has a default, so a file with only a scene runs.
 public struct RuntimeSettings: Sendable, Equatable {
@@ -24,7 +26,7 @@ public struct DisplaySettings: Sendable, Equatable {
     /// Seconds without a touch before the panel is blanked (DPMS off); 0: never.
     public var blankAfterSeconds = 0.0
     /// The font file text is drawn with.
-    public var font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    public var font = Font.defaultPath
     /// Where SIGUSR1 writes a PNG of the screen.
     public var screenshotDirectory = "/var/lib/kiosk"
 

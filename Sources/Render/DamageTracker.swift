@@ -105,6 +105,7 @@ struct ViewLook: Equatable {
     var taps: Int
     var knob: Point
     var isOn: Bool
+    var value: Double
     var bounds: Rect
 
     init(_ scene: KioskScene, _ id: ViewID, at now: Instant) {
@@ -117,6 +118,7 @@ struct ViewLook: Equatable {
         taps = v.taps
         knob = scene.knobCenter(of: id, at: now)
         isOn = v.isOn
+        value = v.value
         switch v.kind {
         case .square:
             side = v.side * v.scale * scene.liftFactor(of: id, at: now)
@@ -127,7 +129,10 @@ struct ViewLook: Equatable {
         case .canvas:
             side = 0
             bounds = v.baseFrame
-        case .button, .slider, .toggle:
+        case .slider:
+            side = 0
+            bounds = v.baseFrame.insetBy(-SceneRenderer.controlHalo).union(SceneRenderer.sliderLabelBox(v.baseFrame))
+        case .button, .toggle:
             side = 0
             bounds = v.baseFrame.insetBy(-SceneRenderer.controlHalo)
         }

@@ -20,6 +20,7 @@ public final class SceneRenderer {
         squareImages.removeAll(keepingCapacity: true)
     }
     private var buttonTexts: [(label: String, taps: Int, text: String)?] = []
+    private var sliderTexts: [(percent: Int, text: String)?] = []
 
     public init(font: Font) { self.font = font }
 
@@ -31,6 +32,18 @@ public final class SceneRenderer {
     static let squareHalo = 26.0
     /// How far a control's shadow reaches beyond its frame.
     static let controlHalo = 4.0
+    /// The band above a slider where its value is written.
+    static let sliderLabelHeight = 30.0
+
+    /// Where a slider whose frame is `frame` writes its value: the band above it; its text never leaves it.
+    public static func sliderLabelBox(_ frame: Rect) -> Rect {
+        Rect(x: frame.minX, y: frame.minY - sliderLabelHeight, width: frame.width, height: sliderLabelHeight)
+    }
+
+    /// The slider's value as it reads on screen: its 0...1 range as a whole percentage.
+    public static func sliderValueText(_ value: Double) -> String { "\(sliderPercent(value))%" }
+
+    static func sliderPercent(_ value: Double) -> Int { Int((min(1, max(0, value)) * 100).rounded()) }
 
     /// Draws the scene as it is at `now`; with `clip`, only those rectangles are touched.
     ///
@@ -91,7 +104,7 @@ public final class SceneRenderer {
         for (i, v) in scene.views.enumerated() where v.kind != .canvas && v.kind != .square && reaches(i) {
             switch v.kind {
             case .button: drawButton(cr, v, index: i)
-            case .slider: drawSlider(cr, v, theme: theme)
+            case .slider: drawSlider(cr, v, index: i, theme: theme)
             case .toggle: drawSwitch(cr, v, knob: scene.knobCenter(of: ViewID(i), at: now))
             case .canvas, .square: break
             }
@@ -160,7 +173,18 @@ public final class SceneRenderer {
         cairo_new_path(cr)
     }
 
-    private func drawSlider(_ cr: OpaquePointer, _ v: ViewState, theme: Theme) {
+    /// The slider's value text, made again only when the percentage changes.
+    private func sliderText(_ v: ViewState, index: Int) -> String {
+        if sliderTexts.count <= index { sliderTexts.append(contentsOf: repeatElement(nil, count: index + 1 - sliderTexts.count)) }
+        let percent = Self.sliderPercent(v.value)
+        if let t = sliderTexts[index], t.percent == percent { return t.text }
+        let text = Self.sliderValueText(v.value)
+        sliderTexts[index] = (percent, text)
+        return text
+    }
+
+    private func drawSlider(_ cr: OpaquePointer, _ v: ViewState, index: Int, theme: Theme) {
+        drawSliderValue(cr, v, index: index, theme: theme)
         let f = v.baseFrame
         let knob = v.knobCenter()
         let track = 8.0
@@ -172,6 +196,27 @@ public final class SceneRenderer {
         Self.setColor(cr, v.color)
         cairo_fill(cr)
         drawKnob(cr, at: knob, radius: v.knobRadius * 0.55)
+    }
+
+    /// The value, centred over the track near its top, cut to its band so the damage that holds the band holds it all.
+    private func drawSliderValue(_ cr: OpaquePointer, _ v: ViewState, index: Int, theme: Theme) {
+        let box = Self.sliderLabelBox(v.baseFrame)
+        let text = sliderText(v, index: index)
+        cairo_save(cr)
+        cairo_rectangle(cr, box.minX, box.minY, box.width, box.height)
+        cairo_clip(cr)
+        cairo_set_font_size(cr, 22)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(cr, text, &extents)
+        var font = cairo_font_extents_t()
+        cairo_font_extents(cr, &font)
+        let x = box.center.x - (extents.x_bearing + extents.width / 2)
+        let y = box.maxY - 2 - font.descent
+        cairo_move_to(cr, x.rounded(), y.rounded())
+        Self.setColor(cr, theme.foreground, alpha: 0.85)
+        cairo_show_text(cr, text)
+        cairo_new_path(cr)
+        cairo_restore(cr)
     }
 
     private func drawSwitch(_ cr: OpaquePointer, _ v: ViewState, knob: Point) {

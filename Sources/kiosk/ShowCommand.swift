@@ -2,6 +2,7 @@ import ArgumentParser
 import Display
 import Foundation
 import Geometry
+import KioskConfig
 import Render
 import Runtime
 
@@ -12,7 +13,9 @@ struct ShowCommand: ParsableCommand {
         discussion: """
             Replays the trace (or nothing: the scene as it starts) on the virtual clock, draws the \
             final frame, sets the mode, flips pages so both buffers are used, prints KIOSK-SHOWN \
-            once the frame is on screen, waits --seconds (or Ctrl-C) and puts the display back.
+            once the frame is on screen, waits --seconds (or Ctrl-C, or SIGTERM) and puts the display \
+            back, saying "restored" only once it is. The config's [display] section gives the card, \
+            connector, mode, pixel format, rotation and font; the options override it.
             Needs DRM master: no other compositor may run. Exit status: 0 on success, 1 when the \
             display cannot be driven, 2 when the trace, the config or the font cannot be read.
             """
@@ -21,50 +24,63 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "The evemu recording to replay first; without it the scene is shown as it starts.")
     var trace: String?
 
-    @Option(help: "The kiosk config file (TOML).")
+    @Option(help: "The kiosk config file (TOML): the scene, and [display]'s card, connector, mode, pixel format, rotation and font.")
     var config = "config/kiosk.toml"
 
-    @Option(help: "The DRM card, e.g. /dev/dri/card1; default: the first card with a connected connector.")
+    @Option(help: "The DRM card, e.g. /dev/dri/card1; default: the config's, else the first card with a connected connector.")
     var card: String?
 
-    @Option(help: "The connector, e.g. HDMI-A-1 or DSI-1; default: the first connected one.")
+    @Option(help: "The connector, e.g. HDMI-A-1 or DSI-1; default: the config's, else the first connected one.")
     var connector: String?
 
-    @Option(help: "The mode, WxH or WxH@R; default: the connector's preferred mode.")
+    @Option(help: "The mode, WxH or WxH@R; default: the config's, else the connector's preferred mode.")
     var mode: String?
 
-    @Option(help: "The dumb buffers' pixel format: xrgb8888 or rgb565.")
-    var format = "xrgb8888"
+    @Option(help: "The dumb buffers' pixel format, xrgb8888 or rgb565; default: the config's.")
+    var format: String?
 
-    @Option(help: "How the panel is mounted: 0, 90, 180 or 270 degrees clockwise.")
-    var rotation = 0
+    @Option(help: "How the panel is mounted, 0, 90, 180 or 270 degrees clockwise; default: the config's.")
+    var rotation: Int?
 
     @Option(help: "How long to keep the frame on screen, in seconds.")
     var seconds = 10.0
 
-    @Option(help: "The font file to draw text with.")
-    var font = Font.defaultPath
+    @Option(help: "The font file to draw text with; default: the config's.")
+    var font: String?
 
     func run() throws {
-        guard let turn = DisplayRotation(degrees: rotation) else {
-            throw ValidationError("--rotation must be 0, 90, 180 or 270, found \(rotation)")
+        let settings: DisplaySettings
+        do {
+            settings = try KioskConfiguration.load(path: config).runtime.display
+        } catch {
+            Self.fail("\(error)")
+            throw ExitCode(2)
+        }
+        let degrees = rotation ?? settings.rotation
+        guard let turn = DisplayRotation(degrees: degrees) else {
+            throw ValidationError("--rotation must be 0, 90, 180 or 270, found \(degrees)")
         }
         let request: ModeRequest?
-        if let mode {
+        if let mode = mode ?? settings.mode {
             guard let r = ModeRequest(parsing: mode) else { throw ValidationError("--mode: expected WxH or WxH@R such as 800x480@60, found '\(mode)'") }
             request = r
         } else {
             request = nil
         }
         let pixelFormat: PixelFormat
-        switch format.lowercased() {
+        switch (format ?? settings.pixelFormat.rawValue).lowercased() {
         case "xrgb8888": pixelFormat = .xrgb8888
         case "rgb565": pixelFormat = .rgb565
-        default: throw ValidationError("--format must be xrgb8888 or rgb565, found '\(format)'")
+        default: throw ValidationError("--format must be xrgb8888 or rgb565, found '\(format ?? "")'")
+        }
+        let card = card ?? settings.card
+        if card == "headless" {
+            Self.fail("\(config): display.card is \"headless\": kiosk show needs a DRM card; pass --card /dev/dri/cardN")
+            throw ExitCode(2)
         }
         let shadow: PixelBuffer
         do {
-            shadow = try Self.finalFrame(trace: trace, config: config, font: font, format: pixelFormat)
+            shadow = try Self.finalFrame(trace: trace, config: config, font: font ?? settings.font, format: pixelFormat)
         } catch {
             Self.fail("\(error)")
             throw ExitCode(2)
@@ -76,7 +92,8 @@ struct ShowCommand: ParsableCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         do {
-            try show(shadow, rotation: turn, mode: request, format: pixelFormat, signals: signals)
+            try show(shadow, card: card, connector: connector ?? settings.connector, rotation: turn, mode: request,
+                     format: pixelFormat, signals: signals)
         } catch {
             Self.fail("\(error)")
             throw ExitCode(1)
@@ -84,8 +101,8 @@ struct ShowCommand: ParsableCommand {
     }
 
     /// Sets the mode, shows `shadow` through both buffers, holds it, and puts the display back.
-    private func show(_ shadow: PixelBuffer, rotation turn: DisplayRotation, mode request: ModeRequest?, format pixelFormat: PixelFormat,
-                      signals: sigset_t) throws(DisplayError) {
+    private func show(_ shadow: PixelBuffer, card: String?, connector: String?, rotation turn: DisplayRotation, mode request: ModeRequest?,
+                      format pixelFormat: PixelFormat, signals: sigset_t) throws(DisplayError) {
         let display = try DRMDisplay(card: card, connector: connector, mode: request, format: pixelFormat)
         defer { display.restore() }
         let panel = turn.panelSize(width: shadow.width, height: shadow.height)
@@ -101,12 +118,12 @@ struct ShowCommand: ParsableCommand {
             try display.present()
             try Self.waitForFlip(display)
         }
-        Self.say("kiosk show: \(display.cardName) connector \(display.connectorName) mode \(display.mode), \(display.flipCount) flips")
+        Self.say("kiosk show: \(display.cardName) connector \(display.connectorName) mode \(display.mode) \(display.format) rotation \(turn), \(display.flipCount) flips")
         Self.say("KIOSK-SHOWN")
         var wait = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
         var set = signals
         _ = sigtimedwait(&set, nil, &wait)
-        display.restore()
+        if let problem = display.restore() { throw problem }
         Self.fail("restored \(display.cardName)")
     }
 

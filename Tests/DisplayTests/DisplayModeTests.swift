@@ -1,4 +1,5 @@
 import Display
+import Glibc
 import Testing
 
 struct DisplayModeTests {
@@ -36,6 +37,13 @@ struct DisplayModeTests {
         } throws: { error in
             "\(error)" == "card7: cannot open /nonexistent/dri/card7: No such file or directory"
         }
+    }
+
+    @Test func aCardThatCannotBeOpenedForWantOfPermissionSaysWhatTheUserNeeds() {
+        #expect(DisplayError.cannotOpen(card: "card0", path: "/dev/dri/card0", errno: EACCES).description ==
+            "card0: cannot open /dev/dri/card0: Permission denied (the user needs group video, or run as root)")
+        #expect(DisplayError.cannotOpen(card: "card0", path: "/dev/dri/card0", errno: ENOENT).description ==
+            "card0: cannot open /dev/dri/card0: No such file or directory")
     }
 
     @Test func rotationsAreTheFourRightAngles() {

@@ -16,12 +16,24 @@ struct DisplayOnRealKernelTests {
     static let configPath = KernelHarness.root.appendingPathComponent("config/kiosk.toml").path
     static let screendumpPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-screendump-\(UUID().uuidString).ppm").path
 
+    /// The default config for a panel mounted upside down, with the font beside kiosk in the VM:
+    /// `kiosk show --config` alone must take both from it.
+    static let turnedConfig: String = {
+        let text = (try? String(contentsOfFile: configPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            if line.hasPrefix("rotation = 0") && line.contains("panel is mounted") { return "rotation = 180" }
+            if line.hasPrefix("font = ") { return #"font = "DejaVuSans.ttf""# }
+            return String(line)
+        }.joined(separator: "\n")
+    }()
+
     static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/display.sh").path, encoding: .utf8)
         return try KernelHarness.run(
             script: script,
             files: ["trace.evemu": try String(contentsOfFile: tracePath, encoding: .utf8),
-                    "kiosk.toml": try String(contentsOfFile: configPath, encoding: .utf8)],
+                    "kiosk.toml": try String(contentsOfFile: configPath, encoding: .utf8),
+                    "turned.toml": turnedConfig],
             binaries: [KernelHarness.kioskBinary, Font.defaultPath],
             screendump: screendumpPath)
     })
@@ -45,7 +57,8 @@ struct DisplayOnRealKernelTests {
         let run = try console()
         #expect(run.console.contains("KIOSK-SECOND-STATUS 1"), "\(run.console)")
         let second = try #require(run.section("KIOSK-SECOND-BEGIN", "KIOSK-SECOND-END"), "\(run.console)")
-        #expect(second.contains("card0: cannot become DRM master: master held by another process (a compositor is running?)"), "\(second)")
+        #expect(second.contains("card0: cannot become DRM master: another process holds DRM master (a compositor or another kiosk is running) (EBUSY)"),
+                "\(second)")
     }
 
     @Test func aModeTheConnectorLacksIsRefusedWithTheModesItOffers() throws {
@@ -55,28 +68,82 @@ struct DisplayOnRealKernelTests {
         #expect(text.contains("card0: Virtual-1: mode 1234x567 not supported; it offers 800x480@"), "\(text)")
     }
 
-    /// A crash (SIGSEGV) mid-show: what the panel showed before kiosk comes back, as after a
-    /// clean exit: the kernel restores the console when the last DRM file closes and master goes
-    /// with the process, and kiosk leaves nothing that would stop it.
-    @Test func afterACrashTheScreenShowsWhatItShowedBefore() throws {
-        let run = try console()
-        #expect(run.console.contains("KIOSK-CRASH-STATUS 139"), "\(run.console)")
+    /// The console's cursor may blink between two screendumps: at most a character cell (8x16) differs.
+    static let cursorPixels = 8 * 16
+
+    /// The screen after kiosk show ended on `signal`, against the screen before kiosk: how many
+    /// pixels differ, and how many show the kiosk's background. The VM script holds the card open
+    /// meanwhile, so the kernel does not put its console back: only kiosk can.
+    func screenAfter(_ signal: String) throws -> (differing: Int, kioskBackground: Int, pixels: Int) {
         let base = Self.screendumpPath.replacingOccurrences(of: ".ppm", with: "")
         let before = try PPMImage(try #require(FileManager.default.contents(atPath: base + "-before.ppm"), "no screendump before"))
-        let crashed = try PPMImage(try #require(FileManager.default.contents(atPath: base + "-crashed.ppm"), "no screendump after the crash"))
-        #expect(before.width == crashed.width && before.height == crashed.height)
+        let after = try PPMImage(try #require(FileManager.default.contents(atPath: base + "-\(signal).ppm"), "no screendump after SIG\(signal)"))
+        #expect(before.width == after.width && before.height == after.height)
         var differing = 0, kioskBackground = 0
-        for y in 0..<min(before.height, crashed.height) {
-            for x in 0..<min(before.width, crashed.width) where before.rgb(x: x, y: y) != crashed.rgb(x: x, y: y) { differing += 1 }
+        for y in 0..<min(before.height, after.height) {
+            for x in 0..<min(before.width, after.width) where before.rgb(x: x, y: y) != after.rgb(x: x, y: y) { differing += 1 }
         }
-        for y in 0..<crashed.height {
-            for x in 0..<crashed.width where crashed.rgb(x: x, y: y) == (0xee, 0xf0, 0xf3) { kioskBackground += 1 }
+        for y in 0..<after.height {
+            for x in 0..<after.width where after.rgb(x: x, y: y) == (0xee, 0xf0, 0xf3) { kioskBackground += 1 }
         }
-        // A console cursor may blink between the two dumps; the kiosk's frame would differ everywhere.
-        #expect(differing < before.width * before.height / 100, "\(differing) pixels differ from the screen before kiosk")
-        #expect(kioskBackground == 0, "the kiosk's frame is still on screen")
-        try? FileManager.default.removeItem(atPath: base + "-before.ppm")
-        try? FileManager.default.removeItem(atPath: base + "-crashed.ppm")
+        if differing < Self.cursorPixels { try? FileManager.default.removeItem(atPath: base + "-\(signal).ppm") }
+        return (differing, kioskBackground, before.width * before.height)
+    }
+
+    /// Ended by SIGTERM or SIGINT, kiosk show puts back what the screen showed before, and says
+    /// "restored" because it checked.
+    @Test(arguments: [("TERM", 15), ("INT", 2)])
+    func afterASignalTheScreenShowsWhatItShowedBefore(signal: String, number: Int) throws {
+        let run = try console()
+        #expect(run.console.contains("KIOSK-\(signal)-STATUS 0"), "\(run.console)")
+        #expect(run.section("KIOSK-\(signal)-LOG-BEGIN", "KIOSK-\(signal)-LOG-END") == "kiosk show: restored card0\n", "\(run.console)")
+        let screen = try screenAfter(signal)
+        #expect(screen.differing < Self.cursorPixels, "\(screen.differing) pixels differ from the screen before kiosk")
+        #expect(screen.kioskBackground == 0, "the kiosk's frame is still on screen")
+    }
+
+    /// A crash mid-show: kiosk's crash handler puts back what the panel showed before, says so on
+    /// stderr, and the process still ends by its signal (128 + N).
+    @Test(arguments: [("SEGV", 11), ("ABRT", 6)])
+    func afterACrashTheScreenShowsWhatItShowedBefore(signal: String, number: Int) throws {
+        let run = try console()
+        #expect(run.console.contains("KIOSK-\(signal)-STATUS \(128 + number)"), "\(run.console)")
+        let log = try #require(run.section("KIOSK-\(signal)-LOG-BEGIN", "KIOSK-\(signal)-LOG-END"), "\(run.console)")
+        #expect(log.contains("kiosk: crashed on signal \(number); display restored\n"), "\(log)")
+        let screen = try screenAfter(signal)
+        #expect(screen.differing < Self.cursorPixels, "\(screen.differing) pixels differ from the screen before kiosk")
+        #expect(screen.kioskBackground == 0, "the kiosk's frame is still on screen")
+    }
+
+    /// SIGKILL, which nothing catches, leaves the screen as kiosk could not put it back: what the
+    /// tests above would see if kiosk did not restore it itself.
+    @Test func withoutKiosksRestoreTheScreenIsNotPutBack() throws {
+        let run = try console()
+        #expect(run.console.contains("KIOSK-KILL-STATUS 137"), "\(run.console)")
+        let screen = try screenAfter("KILL")
+        #expect(screen.differing > 20 * Self.cursorPixels, "only \(screen.differing) pixels differ from the screen before kiosk")
+    }
+
+    /// `kiosk show --config` with `[display] rotation = 180` and a font: the screen shows the
+    /// headless render of the trace turned upside down, drawn with that font.
+    @Test func showTakesRotationAndFontFromTheConfig() throws {
+        #expect(Self.turnedConfig.contains("\nrotation = 180\n") && Self.turnedConfig.contains(#"font = "DejaVuSans.ttf""#))
+        let run = try console()
+        #expect(run.console.contains("KIOSK-TURNED-STATUS 0"), "\(run.console)")
+        let shown = try #require(run.section("KIOSK-TURNED-BEGIN", "KIOSK-TURNED-END"), "\(run.console)")
+        #expect(shown.contains(" XRGB8888 rotation 180°, 2 flips\nKIOSK-SHOWN\n"), "\(shown)")
+        let path = Self.screendumpPath.replacingOccurrences(of: ".ppm", with: "-turned.ppm")
+        let screen = try PPMImage(try #require(FileManager.default.contents(atPath: path), "no screendump at \(path)"))
+        let configuration = try KioskConfiguration.load(path: Self.configPath)
+        let trace = try EvemuTrace.parse(try String(contentsOfFile: Self.tracePath, encoding: .utf8), file: Self.tracePath)
+        let replay = try Replay(trace: trace, scene: configuration.scene, traceDecisions: false)
+        let shadow = try PixelBuffer(width: 800, height: 480)
+        try SceneRenderer().draw(scene: replay.scene, at: replay.endTime, into: shadow)
+        let (differing, first) = try screen.differences(from: shadow, rotation: .upsideDown)
+        #expect(differing == 0, "\(differing) pixels differ, first at \(first ?? ""); screendump kept at \(path)")
+        // Upright, it would not match: the rotation came from the config.
+        #expect(try screen.differences(from: shadow).count > 10_000)
+        if differing == 0 { try? FileManager.default.removeItem(atPath: path) }
     }
 
     @Test func theScreenShowsTheHeadlessRenderOfTheSameState() throws {
@@ -137,10 +204,10 @@ struct PPMImage {
     }
 
     /// How many pixels differ by more than 2 levels on a channel from `shadow` as the display
-    /// shows it (copied upright, as kiosk does), and where the first one is.
-    func differences(from shadow: PixelBuffer) throws -> (count: Int, first: String?) {
+    /// shows it (copied as kiosk does, turned by `rotation`), and where the first one is.
+    func differences(from shadow: PixelBuffer, rotation: DisplayRotation = .upright) throws -> (count: Int, first: String?) {
         let expected = try HeadlessDisplay(width: shadow.width, height: shadow.height)
-        expected.copy(from: shadow, damage: [Rect(x: 0, y: 0, width: Double(shadow.width), height: Double(shadow.height))])
+        expected.copy(from: shadow, damage: [Rect(x: 0, y: 0, width: Double(shadow.width), height: Double(shadow.height))], rotation: rotation)
         var count = 0
         var first: String?
         for y in 0..<min(shadow.height, height) {

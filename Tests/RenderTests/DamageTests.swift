@@ -34,6 +34,54 @@ import Testing
         #expect(damage.allSatisfy { $0.intersects(slider.baseFrame) && $0.width < 320 })
     }
 
+    @Test func theSliderShowsItsValueAndItsDamageHoldsIt() throws {
+        let driver = try TouchDriver()
+        let renderer = try SceneRenderer()
+        var tracker = DamageTracker(width: 800, height: 480)
+        let before = try PixelBuffer(width: 800, height: 480)
+        renderer.draw(scene: driver.scene, at: driver.now, into: before)
+        _ = tracker.damage(for: driver.scene, at: driver.now)
+        let index = driver.scene.views.firstIndex { $0.kind == .slider }!
+        let slider = driver.scene.views[index]
+        #expect(slider.value == 0.5 && SceneRenderer.sliderValueText(slider.value) == "50%")
+        driver.drag(from: slider.knobCenter(), to: slider.knobCenter() + Point(x: 61, y: 0))
+        let moved = driver.scene.views[index].value
+        #expect(SceneRenderer.sliderValueText(moved) == "\(Int((moved * 100).rounded()))%" && moved > 0.7)
+        let after = try PixelBuffer(width: 800, height: 480)
+        renderer.draw(scene: driver.scene, at: driver.now, into: after)
+
+        // The value is written in its band above the slider, and the band is damaged when it changes.
+        let band = SceneRenderer.sliderLabelBox(slider.baseFrame)
+        var changed = 0, ink = 0
+        for y in Int(band.minY)..<Int(band.maxY) {
+            for x in Int(band.minX)..<Int(band.maxX) {
+                if before.rgb(x: x, y: y) != after.rgb(x: x, y: y) { changed += 1 }
+                if before.rgb(x: x, y: y) != before.rgb(x: 0, y: Int(band.minY)) { ink += 1 }
+            }
+        }
+        #expect(ink > 100, "the band above the slider shows no text")
+        #expect(changed > 50, "the value's text did not change")
+        let damage = tracker.damage(for: driver.scene, at: driver.now)
+        #expect(damage.contains { $0.union(band) == $0 }, "\(damage) does not hold \(band)")
+        // Outside the band and the slider, nothing changed.
+        let slid = slider.baseFrame.insetBy(-4).union(band)
+        for y in stride(from: 0, to: 480, by: 3) {
+            for x in stride(from: 0, to: 800, by: 3) where !slid.contains(Point(x: Double(x) + 0.5, y: Double(y) + 0.5)) {
+                if before.rgb(x: x, y: y) != after.rgb(x: x, y: y) {
+                    Issue.record("(\(x), \(y)) changed outside the slider")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func theValueReadsAsAWholePercentage() {
+        #expect(SceneRenderer.sliderValueText(0) == "0%")
+        #expect(SceneRenderer.sliderValueText(0.004) == "0%")
+        #expect(SceneRenderer.sliderValueText(0.125) == "13%")
+        #expect(SceneRenderer.sliderValueText(1) == "100%")
+    }
+
     @Test(arguments: PixelFormat.allCases, [1, 2, 3, 4, 5, 6] as [UInt64])
     func damageOnlyRedrawEqualsFullRedraw(format: PixelFormat, seed: UInt64) throws {
         let driver = try TouchDriver()

@@ -17,6 +17,17 @@ import Testing
     }
 
     @Test func busyScene() throws {
+        try expectMatchesGolden(try busy(), "busy")
+    }
+
+    /// The same scene in 16 bits: the banding of RGB565 must stay clean, the text readable.
+    @Test func busySceneInRGB565() throws {
+        try expectMatchesGolden(try busy(), "busy-rgb565", format: .rgb565)
+    }
+
+    /// A scene with everything in it: a theme change, a pinched and turned square, a lifted one,
+    /// the slider moved, the switch on, the button held after two taps.
+    private func busy() throws -> TouchDriver {
         let driver = try TouchDriver()
         driver.swipeLeft(at: 320)
         driver.pinchAndRotate(Point(x: 160, y: 190), scale: 1.35, angle: 0.45)
@@ -35,14 +46,15 @@ import Testing
         #expect(scene.views.contains { $0.kind == .button && $0.isHighlighted && $0.taps == 2 })
         #expect(scene.views.contains { $0.kind == .slider && $0.value > 0.6 })
         #expect(scene.views.contains { $0.kind == .toggle && $0.isOn })
-        try expectMatchesGolden(driver, "busy")
+        return driver
     }
 
     private func slider(_ driver: TouchDriver) -> Int { driver.scene.views.firstIndex { $0.kind == .slider }! }
 
-    private func expectMatchesGolden(_ driver: TouchDriver, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    private func expectMatchesGolden(_ driver: TouchDriver, _ name: String, format: PixelFormat = .xrgb8888,
+                                     sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let panel = driver.scene.definition.panel
-        let buffer = try PixelBuffer(width: Int(panel.widthPixels), height: Int(panel.heightPixels))
+        let buffer = try PixelBuffer(width: Int(panel.widthPixels), height: Int(panel.heightPixels), format: format)
         try SceneRenderer().draw(scene: driver.scene, at: driver.now, into: buffer)
         let golden = Self.goldenDirectory.appendingPathComponent("\(name).png").path
         let actualPath = Self.goldenDirectory.appendingPathComponent("\(name).actual.png").path

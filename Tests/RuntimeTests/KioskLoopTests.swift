@@ -95,7 +95,7 @@ final class FailingOutput: FrameOutput {
         guard !isDown else { throw DisplayError("card0: cannot become DRM master again: master held by another process") }
         recoveries += 1
     }
-    func restore() {}
+    func restore() -> DisplayError? { nil }
 }
 
 @Suite("The kiosk loop when the display fails")

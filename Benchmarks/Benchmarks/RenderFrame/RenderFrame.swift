@@ -42,13 +42,17 @@ let benchmarks: @Sendable () -> Void = {
         guard let reference = reference_renderer_create(Font.defaultPath) else { fatalError("cannot load \(Font.defaultPath)") }
         defer { reference_renderer_destroy(reference) }
         var s = f.referenceScene()
+        let slider = f.scene.views.first { $0.kind == .slider }!
         "\(f.scene.views[4].label) · \(f.scene.views[4].taps)".withCString { text in
-            s.button_text = text
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                reference_draw(reference, f.buffer.bytes.assumingMemoryBound(to: UInt8.self), 800, 480, Int32(f.buffer.stride), &s)
+            SceneRenderer.sliderValueText(slider.value).withCString { value in
+                s.button_text = text
+                s.slider_text = value
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations {
+                    reference_draw(reference, f.buffer.bytes.assumingMemoryBound(to: UInt8.self), 800, 480, Int32(f.buffer.stride), &s)
+                }
+                benchmark.stopMeasurement()
             }
-            benchmark.stopMeasurement()
         }
     }
 

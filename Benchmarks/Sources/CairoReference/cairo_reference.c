@@ -92,8 +92,19 @@ void reference_draw(reference_renderer *r, unsigned char *data, int width, int h
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_show_text(cr, s->button_text);
     cairo_new_path(cr);
-    // Slider.
+    // Slider: its value in the band above it, then track, fill and knob.
     const double *sl = s->slider;
+    cairo_save(cr);
+    cairo_rectangle(cr, sl[0], sl[1] - 30, sl[2], 30);
+    cairo_clip(cr);
+    cairo_set_font_size(cr, 22);
+    cairo_text_extents(cr, s->slider_text, &te);
+    cairo_font_extents(cr, &fe);
+    cairo_move_to(cr, round(sl[0] + sl[2] / 2 - (te.x_bearing + te.width / 2)), round(sl[1] - 2 - fe.descent));
+    cairo_set_source_rgba(cr, s->foreground[0], s->foreground[1], s->foreground[2], 0.85);
+    cairo_show_text(cr, s->slider_text);
+    cairo_new_path(cr);
+    cairo_restore(cr);
     double kr = sl[3] / 2, track = 8, cy = sl[1] + sl[3] / 2, x0 = sl[0] + kr, x1 = sl[0] + sl[2] - kr;
     rounded_rect(cr, x0 - track / 2, cy - track / 2, x1 - x0 + track, track, track / 2);
     cairo_set_source_rgba(cr, s->foreground[0], s->foreground[1], s->foreground[2], 0.22);

@@ -27,8 +27,10 @@ public protocol FrameOutput: AnyObject {
     func setPower(on: Bool) throws(DisplayError)
     /// After a failed present: false while the display cannot be driven (master lost, unplugged).
     func recover() throws(DisplayError)
-    /// Puts the display back as it was before kiosk; safe to call twice.
-    func restore()
+    /// Puts the display back as it was before kiosk; safe to call twice. Returns what could not
+    /// be put back, nil when all was.
+    @discardableResult
+    func restore() -> DisplayError?
 }
 
 extension DRMDisplay: FrameOutput {
@@ -77,5 +79,6 @@ public final class HeadlessOutput: FrameOutput {
     public func handleEvents() throws(DisplayError) {}
     public func setPower(on: Bool) throws(DisplayError) { isPoweredOn = on }
     public func recover() throws(DisplayError) {}
-    public func restore() {}
+    @discardableResult
+    public func restore() -> DisplayError? { nil }
 }

@@ -18,6 +18,7 @@ typedef struct {
     double slider[4];
     double slider_color[3];
     double slider_knob_x;
+    const char *slider_text;   // the value, written in the band above the slider
     double toggle[4];
     double toggle_color[3];
     double toggle_knob_x;
