@@ -43,10 +43,9 @@ let package = Package(
         .target(name: "TouchInput", dependencies: ["CEvdev", "CLinuxSystem", "InputEvents", "MultitouchA", "Gestures", "Geometry"]),
         // Pure Swift: view tree, hit testing, controls, the kiosk scene.
         .target(name: "Scene", dependencies: ["Gestures", "Geometry"]),
-        // The kiosk config file (TOML): parsing and validation with file:line errors. It configures
-        // Render (the font's default is Render's) as it configures the scene.
+        // The kiosk config file (TOML): parsing and validation with file:line errors.
         .target(name: "KioskConfig", dependencies: [
-            "Scene", "Render", "Gestures", "Geometry",
+            "Scene", "Gestures", "Geometry",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // cairo, its FreeType backend and FreeType itself; the only module that imports them.

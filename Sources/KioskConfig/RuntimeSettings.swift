@@ -1,4 +1,4 @@
-import Render
+import Scene
 
 /// What `kiosk run` needs beyond the scene: the `[display]`, `[input]`, `[log]` and `[loop]`
 /// sections of the config file. Every field has a default, so a file with only a scene runs.
@@ -26,7 +26,7 @@ public struct DisplaySettings: Sendable, Equatable {
     /// Seconds without a touch before the panel is blanked (DPMS off); 0: never.
     public var blankAfterSeconds = 0.0
     /// The font file text is drawn with.
-    public var font = Font.defaultPath
+    public var font = DefaultFont.path
     /// Where SIGUSR1 writes a PNG of the screen.
     public var screenshotDirectory = "/var/lib/kiosk"
 

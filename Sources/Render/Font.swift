@@ -1,9 +1,10 @@
 import CCairo
+import Scene
 
 /// A typeface loaded with FreeType from a file, for cairo to draw text with.
 public final class Font {
     /// DejaVu Sans, from Debian's fonts-dejavu-core.
-    public static let defaultPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    public static let defaultPath = DefaultFont.path
 
     public let path: String
     let face: OpaquePointer

@@ -42,11 +42,16 @@ extension KioskLoop {
     }
 
     func finish(_ ending: Ending) -> Ending {
-        if case .signal(let s) = ending {
-            log.info("stopping on \(s == SIGTERM ? "SIGTERM" : "SIGINT"); display restored", metadata: ["frames": "\(stats.totalFrames)"])
-        }
         notifier?.stopping()
-        output?.restore()
+        let problem = output?.restore()
+        if case .signal(let s) = ending {
+            let name = s == SIGTERM ? "SIGTERM" : "SIGINT"
+            if let problem {
+                log.error("stopping on \(name); display not restored: \(problem)", metadata: ["frames": "\(stats.totalFrames)"])
+            } else {
+                log.info("stopping on \(name); display restored", metadata: ["frames": "\(stats.totalFrames)"])
+            }
+        }
         logPump?.drain(seconds: Self.exitDrainSeconds)
         return ending
     }

@@ -132,7 +132,7 @@ public final class KioskLoop {
         do {
             try self.init(configuration: configuration, options: options, logger: logger, logPump: logPump, output: output, live: true, clock: clock)
         } catch {
-            output.restore()
+            _ = output.restore()
             throw error
         }
         // Signals are taken from here on: one sent while starting must not kill the kiosk.
@@ -201,7 +201,7 @@ public final class KioskLoop {
     }
 
     deinit {
-        output?.restore()
+        _ = output?.restore()
         if signals >= 0 {
             // Signals still pending (a second SIGTERM) are taken here, not by their default action
             // once the mask is back: the exit stays clean.
