@@ -21,8 +21,9 @@ public struct InputCounters: Hashable, Sendable {
 
     public init() {}
 
-    /// The decoder's share of these counts.
-    init(_ c: TouchDecoder.Counters) {
+    /// The counts of one decoder, and of its device's resyncs.
+    public init(decoding c: TouchDecoder.Counters, resyncs: Int = 0) {
+        self.resyncs = resyncs
         slotOverflows = c.ignoredSlots
         outOfRangeValues = c.outOfRangeValues
         reusedTrackingIDs = c.reusedTrackingIDs

@@ -82,7 +82,7 @@ public final class TouchscreenWatcher {
     /// Everything counted since the watcher started, across every device.
     public var counters: InputCounters {
         var c = earlier
-        if let decoder { c = c + InputCounters(decoder.counters) }
+        if let decoder { c = c + InputCounters(decoding: decoder.counters) }
         if let device { c.resyncs += device.resyncCount }
         return c
     }
@@ -175,7 +175,7 @@ public final class TouchscreenWatcher {
             cancelled = f.touches.count
             body(.frame(f))
         }
-        if let decoder { earlier = earlier + InputCounters(decoder.counters) }
+        if let decoder { earlier = earlier + InputCounters(decoding: decoder.counters) }
         earlier.resyncs += d.resyncCount
         earlier.unplugCancelledTouches += cancelled
         earlier.devicesRemoved += 1
