@@ -55,7 +55,7 @@ extension DeviceDiscovery {
             case (let wanted?, _):
                 // The choice's own error, less the skipped list already printed above.
                 let why = if case .noTouchscreen = refusal { "no device is named \"\(wanted)\"" } else { refusal.description }
-                out += "kiosk would use no device: the configured device \"\(wanted)\" cannot be used: \(why)\n"
+                out += "kiosk would use no device: \"\(wanted)\" cannot be used: \(why)\n"
             default:
                 out += "kiosk would use no device: \(refusal)\n"
             }

@@ -142,7 +142,7 @@ struct DeviceChoiceTests {
         #expect(!d.report(using: "ADS7846 Touchscreen").contains("kiosk would use no device"))
         let missing = d.report(using: "Goodix Capacitive TouchScreen")
         #expect(!missing.contains("USED"))
-        #expect(missing.hasSuffix("kiosk would use no device: the configured device \"Goodix Capacitive TouchScreen\" cannot be used: no device is named \"Goodix Capacitive TouchScreen\"\n"), "\(missing)")
+        #expect(missing.hasSuffix("kiosk would use no device: \"Goodix Capacitive TouchScreen\" cannot be used: no device is named \"Goodix Capacitive TouchScreen\"\n"), "\(missing)")
         let denied = d.report(using: "\(folder.path)/event4")
         #expect(denied.hasSuffix("cannot be used: \(folder.path)/event4: permission denied (open): the user needs to be in group 'input' (sudo usermod -aG input $USER, then log in again)\n"), "\(denied)")
         let keyboard = d.report(using: "AT Translated Set 2 keyboard")
