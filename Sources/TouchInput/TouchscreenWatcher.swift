@@ -107,13 +107,21 @@ public final class TouchscreenWatcher {
             return problem("\(directory) does not exist yet; waiting for it to appear", body)
         }
         watchLinkFolder()
+        let discovery = DeviceDiscovery(directory: directory)
         let entry: DeviceDiscovery.Entry
         do {
-            entry = try DeviceDiscovery(directory: directory).choose(wanted)
+            entry = try discovery.choose(wanted)
         } catch {
-            // An empty directory needs no explaining: nothing is plugged in yet.
-            if case .noTouchscreen(_, let skipped) = error, skipped.isEmpty { return }
-            return problem("\(error)", body)
+            guard wanted == nil, case .noTouchscreen = error else { return problem("\(error)", body) }
+            // Devices kiosk cannot open may be the touchscreen: always worth saying. Devices that
+            // are plainly something else explain an empty start, not every unplug.
+            let unopened = discovery.entries.filter { $0.openError != nil }
+            if !unopened.isEmpty {
+                return problem("no touchscreen kiosk can open in \(directory); it cannot open:\n  "
+                               + unopened.map { "\($0.openError!)" }.joined(separator: "\n  "), body)
+            }
+            if earlier.devicesAttached == 0, !discovery.entries.isEmpty { problem("\(error)", body) }
+            return
         }
         do {
             let d = try EvdevDevice(path: entry.path)
