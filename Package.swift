@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "KioskConfig", targets: ["KioskConfig"]),
         .library(name: "InputEvents", targets: ["InputEvents"]),
         .library(name: "MultitouchA", targets: ["MultitouchA"]),
+        .library(name: "TouchInput", targets: ["TouchInput"]),
         .library(name: "Runtime", targets: ["Runtime"]),
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Display", targets: ["Display"]),

@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "InputEvents", package: kiosk),
                 .product(name: "MultitouchA", package: kiosk),
+                .product(name: "TouchInput", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
             ],
             path: "Benchmarks/TouchDecoding",

@@ -10,4 +10,8 @@
 static const int kiosk_O_RDONLY = O_RDONLY;
 static const int kiosk_O_NONBLOCK = O_NONBLOCK;
 static const int kiosk_O_CLOEXEC = O_CLOEXEC;
+// For `kiosk record`'s output file.
+static const int kiosk_O_WRONLY = O_WRONLY;
+static const int kiosk_O_CREAT = O_CREAT;
+static const int kiosk_O_TRUNC = O_TRUNC;
 #endif

@@ -10,11 +10,10 @@ enum EventNames {
         (EV_REP, "EV_REP"), (EV_FF, "EV_FF"), (EV_PWR, "EV_PWR"), (EV_FF_STATUS, "EV_FF_STATUS"),
     ]) { EventType($0) }
 
-    /// The `*_MAX` of each type whose bitmask evemu writes. `FF_MAX` lives in linux/input.h, which
-    /// the shim does not include, so force feedback is absent and written by the codes it holds.
+    /// The `*_MAX` of each type whose bitmask evemu writes (those libevdev knows a maximum for).
     static let maximumCodes: [EventType: UInt16] = table([
         (EV_SYN, SYN_MAX), (EV_KEY, KEY_MAX), (EV_REL, REL_MAX), (EV_ABS, ABS_MAX), (EV_MSC, MSC_MAX),
-        (EV_SW, SW_MAX), (EV_LED, LED_MAX), (EV_SND, SND_MAX), (EV_REP, REP_MAX),
+        (EV_SW, SW_MAX), (EV_LED, LED_MAX), (EV_SND, SND_MAX), (EV_REP, REP_MAX), (EV_FF, FF_MAX),
     ].map { ($0.0, UInt16($0.1)) }) { EventType($0) }
 
     static let synchronizationNames: [UInt16: String] = codes([

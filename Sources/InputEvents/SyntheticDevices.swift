@@ -42,7 +42,7 @@ extension SyntheticTouchscreen {
         bus: UInt16(BUS_I2C),
         properties: .direct,
         supportedCodes: [
-            .synchronization: synchronizationCodes.union([SynchronizationCode.multitouchReport.code]),
+            .synchronization: synchronizationCodes,
             .key: [KeyCode.touch.code],
         ],
         axes: [
@@ -52,7 +52,8 @@ extension SyntheticTouchscreen {
             .multitouchPositionY: AxisInfo(minimum: 0, maximum: 479),
         ])
 
-    /// What evemu-record reports for `EV_SYN` on every device.
+    /// What evemu-record reports for `EV_SYN` on every device (it writes this mask whatever the
+    /// device; a protocol A device's SYN_MT_REPORT is not in it).
     private static let synchronizationCodes: Set<EventCode> = [
         SynchronizationCode.report.code, SynchronizationCode.config.code, SynchronizationCode.dropped.code,
     ]

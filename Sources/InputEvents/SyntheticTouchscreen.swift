@@ -148,6 +148,47 @@ public struct SyntheticTouchscreen: Sendable {
     /// Moves the clock on by `seconds`.
     public mutating func wait(_ seconds: Double) { now = now.adding(seconds: seconds) }
 
+    /// Writes what the kernel sends when the device is unplugged (`input_disconnect_device`): the
+    /// keys that are down released, then `SYN_REPORT` with value 1; the slots stay as they were.
+    /// Nothing is written when no key is down. The fingers are gone afterwards.
+    public mutating func unplug() {
+        releaseKeys(slots: false)
+    }
+
+    /// Writes what the kernel sends when the device is inhibited (`input_inhibit_device`): every
+    /// slot's contact released, pressure 0, the keys released, then `SYN_REPORT` with value 1.
+    public mutating func inhibit() {
+        releaseKeys(slots: true)
+    }
+
+    private mutating func releaseKeys(slots releasingSlots: Bool) {
+        var wrote = false
+        if releasingSlots, kind == .multitouchB {
+            for slot in slots.indices where slots[slot].trackingID >= 0 {
+                slotValue(slot, .multitouchTrackingID, -1)
+                slots[slot].trackingID = -1
+                wrote = true
+            }
+        }
+        if releasingSlots, let pressure = axisValues[.pressure], pressure != 0 {
+            axis(.pressure, 0)
+            wrote = true
+        }
+        if touchButton {
+            key(.touch, down: false)
+            wrote = true
+        }
+        if wrote || releasingSlots { events.append(InputEvent(time: now, SynchronizationCode.report, 1)) }
+        reportHasEvents = false
+        fingerSlots.removeAll()
+        for slot in slots.indices {
+            slots[slot].finger = nil
+            slots[slot].trackingID = -1
+            slots[slot].beginPending = false
+            slots[slot].endPending = false
+        }
+    }
+
     // MARK: Kernel side
 
     private mutating func aim(_ slot: Int, at point: Point) {

@@ -38,6 +38,12 @@ public struct TouchDecoder: Sendable {
         public var sameReportTaps = 0
         /// Touches cancelled because `BTN_TOUCH` went to 0 while their slot still had a tracking id.
         public var stuckTouchesCancelled = 0
+        /// Touches cancelled, not ended, because the kernel closed their last report with
+        /// `SYN_REPORT` value 1: the device was unplugged, reset or inhibited, and released what was down.
+        public var releaseCancelledTouches = 0
+        /// Lifts of contacts that were never down: `ABS_MT_TRACKING_ID -1` on an empty slot, or
+        /// `BTN_TOUCH 0` with no touch down. Nothing to end; counted.
+        public var releasesWithoutPress = 0
         /// Contacts that began and ended within one report on a slot that already had such a contact;
         /// only the last is delivered.
         public var collapsedTaps = 0
@@ -66,6 +72,7 @@ public struct TouchDecoder: Sendable {
         var endedY: Int32 = 0
         /// A contact that began and ended within this report, and where.
         var tap: TouchID?
+        var tapPhase = TouchPhase.ended
         var tapX: Int32 = 0
         var tapY: Int32 = 0
     }
@@ -168,7 +175,9 @@ public struct TouchDecoder: Sendable {
         }
         switch event.type {
         case .synchronization:
-            if event.code == SynchronizationCode.report.code { return finishReport(at: event.time) }
+            // Value 1 is the kernel's own report after releasing what was down (input_dev_release_keys,
+            // on unplug, reset or inhibit); drivers close theirs with 0.
+            if event.code == SynchronizationCode.report.code { return finishReport(at: event.time, released: event.value == 1) }
             if event.code == SynchronizationCode.dropped.code {
                 dropping = true
                 counters.droppedSyncs += 1
@@ -245,6 +254,7 @@ public struct TouchDecoder: Sendable {
 
     private mutating func trackingID(_ id: Int32, slot: Int) {
         if id < 0 {
+            guard slots[slot].touch != nil else { return counters.releasesWithoutPress += 1 }
             end(slot)
         } else if slots[slot].touch == nil {
             begin(slot, trackingID: id)
@@ -260,9 +270,15 @@ public struct TouchDecoder: Sendable {
         switch mode {
         case .singleTouch:
             // With a pressure threshold, the press is decided at the report's end, with the pressure.
-            guard filters.minimumPressure == nil else { return buttonDown = down }
+            if filters.minimumPressure != nil {
+                if !down, !buttonDown { counters.releasesWithoutPress += 1 }
+                return buttonDown = down
+            }
             if down, slots[0].touch == nil { begin(0, trackingID: 0) }
-            if !down { end(0) }
+            if !down {
+                guard slots[0].touch != nil else { return counters.releasesWithoutPress += 1 }
+                end(0)
+            }
         case .multitouch:
             // Decided at the report's end: the slots' own lifts usually come before BTN_TOUCH 0.
             touchButtonReleased = !down
@@ -284,6 +300,7 @@ public struct TouchDecoder: Sendable {
         if slots[slot].began {
             if slots[slot].tap != nil { counters.collapsedTaps += 1 }
             slots[slot].tap = touch
+            slots[slot].tapPhase = phase
             (slots[slot].tapX, slots[slot].tapY) = (x, y)
         } else {
             slots[slot].ended = touch
@@ -302,7 +319,7 @@ public struct TouchDecoder: Sendable {
 
     // MARK: Frames
 
-    private mutating func finishReport(at time: Instant) -> TouchFrame? {
+    private mutating func finishReport(at time: Instant, released: Bool) -> TouchFrame? {
         counters.reports += 1
         if case .singleTouch = mode, let minimum = filters.minimumPressure {
             let pressed = buttonDown && pressure >= minimum
@@ -317,8 +334,23 @@ public struct TouchDecoder: Sendable {
             for slot in slots.indices where slots[slot].touch != nil {
                 end(slot, phase: .cancelled)
                 counters.stuckTouchesCancelled += 1
+                if released { counters.releaseCancelledTouches += 1 }
             }
             touchButtonReleased = false
+        }
+        if released {
+            // The kernel let go of the keys, not the fingers: whatever lifted in this report was
+            // taken away (a single-touch panel's BTN_TOUCH 0, mtdev's lifts for a protocol A panel).
+            for slot in slots.indices {
+                if slots[slot].ended != nil, slots[slot].endedPhase == .ended {
+                    slots[slot].endedPhase = .cancelled
+                    counters.releaseCancelledTouches += 1
+                }
+                if slots[slot].tap != nil, slots[slot].tapPhase == .ended {
+                    slots[slot].tapPhase = .cancelled
+                    counters.releaseCancelledTouches += 1
+                }
+            }
         }
         let needsPendingFrame = slots.contains { $0.tap != nil }
         frameTouches.removeAll(keepingCapacity: true)
@@ -334,7 +366,7 @@ public struct TouchDecoder: Sendable {
                 // The tap lvgl#5211 loses: began now, ended in a frame of its own at the same time.
                 let location = point(slots[slot].tapX, slots[slot].tapY)
                 frameTouches.append(Touch(id: touch, phase: .began, location: location))
-                pendingTouches.append(Touch(id: touch, phase: .ended, location: location))
+                pendingTouches.append(Touch(id: touch, phase: slots[slot].tapPhase, location: location))
                 slots[slot].tap = nil
                 counters.sameReportTaps += 1
                 changed = true

@@ -82,7 +82,8 @@ public final class ProtocolAConverter {
     /// Puts one event in and calls `body` with every protocol B event it completes.
     ///
     /// Events come out at each `SYN_REPORT`: the report's other events (`BTN_TOUCH`, `ABS_X`) as
-    /// they were, then the slot changes, stamped with the report's time, then the `SYN_REPORT`.
+    /// they were, then the slot changes, stamped with the report's time, then the `SYN_REPORT`
+    /// with the value it came with.
     /// A report that changes nothing gives nothing. Nothing is allocated: mtdev's queues are its own,
     /// sized when it was made, and each event passes through one on the stack.
     public func convert(_ event: InputEvent, _ body: (InputEvent) -> Void) {
@@ -96,11 +97,16 @@ public final class ProtocolAConverter {
         raw.code = event.code.rawValue
         raw.value = event.value
         mtdev_put_event(handle, &raw)
+        let closesReport = event.type == .synchronization && event.code == SynchronizationCode.report.code
         while mtdev_empty(handle) == 0 {
             mtdev_get_event(handle, &raw)
-            body(InputEvent(
+            var out = InputEvent(
                 time: Instant(microseconds: Int64(raw.time.tv_sec) * 1_000_000 + Int64(raw.time.tv_usec)),
-                type: EventType(rawValue: raw.type), code: EventCode(rawValue: raw.code), value: raw.value))
+                type: EventType(rawValue: raw.type), code: EventCode(rawValue: raw.code), value: raw.value)
+            // The report's value says who closed it: 1 is the kernel releasing a device that went
+            // away, whose lifts must cancel. Carried over whatever mtdev does with it.
+            if closesReport, out.type == .synchronization, out.code == SynchronizationCode.report.code { out.value = event.value }
+            body(out)
         }
     }
 

@@ -10,6 +10,29 @@ public struct DeviceDiscovery {
         /// Nil when the device could not be opened.
         public var description: DeviceDescription?
         public var verdict: Result<TouchscreenKind, NotATouchscreen>
+        /// Why the device could not be opened (permission, not an evdev node); nil when it was.
+        public var openError: InputDeviceError?
+
+        public init(path: String, description: DeviceDescription?, verdict: Result<TouchscreenKind, NotATouchscreen>,
+                    openError: InputDeviceError? = nil) {
+            self.path = path
+            self.description = description
+            self.verdict = verdict
+            self.openError = openError
+        }
+
+        /// Opens `path` to judge it.
+        init(opening path: String) {
+            do {
+                let device = try EvdevDevice(path: path)
+                self.init(path: path, description: device.description, verdict: TouchscreenKind.classify(device.description))
+            } catch {
+                self.init(path: path, description: nil, verdict: .failure(NotATouchscreen("cannot be opened: \(error.cause)")),
+                          openError: error)
+            }
+        }
+
+        var isTouchscreen: Bool { if case .success = verdict { true } else { false } }
     }
 
     public private(set) var entries: [Entry] = []
@@ -18,31 +41,42 @@ public struct DeviceDiscovery {
     /// Scans `directory` for `event*` nodes, in number order.
     public init(directory: String = "/dev/input") {
         self.directory = directory
-        for path in Self.eventNodes(in: directory) {
-            do {
-                let device = try EvdevDevice(path: path)
-                entries.append(Entry(path: path, description: device.description,
-                                     verdict: TouchscreenKind.classify(device.description)))
-            } catch {
-                entries.append(Entry(path: path, description: nil, verdict: .failure(NotATouchscreen("\(error)"))))
-            }
-        }
+        entries = Self.eventNodes(in: directory).map(Entry.init(opening:))
     }
 
-    /// The device kiosk would use: the one named (by path or by device name), or else the first touchscreen.
+    /// Devices already judged, for tests of the choice.
+    init(directory: String, entries: [Entry]) {
+        self.directory = directory
+        self.entries = entries
+    }
+
+    /// The device kiosk would use: the one named, or else the first touchscreen.
+    ///
+    /// `wanted` is a path (a symlink such as `/dev/input/by-id/...` is followed to its node) or a
+    /// device name. A named device that cannot be opened throws why (permission denied says which
+    /// group the user needs); one that is not a touchscreen says what it lacks.
     public func choose(_ wanted: String? = nil) throws(InputDeviceError) -> Entry {
-        if let wanted {
-            guard let e = entries.first(where: { $0.path == wanted || $0.description?.name == wanted }) else {
-                if wanted.hasPrefix("/") { throw .system(call: "open", path: wanted, errno: ENOENT) }
-                throw .noTouchscreen(directory: directory, skipped: ["no device is named \"\(wanted)\""] + skipped)
-            }
-            if case .failure(let why) = e.verdict {
-                throw .notATouchscreen(path: e.path, name: e.description?.name ?? "?", reason: why.reason)
+        guard let wanted else {
+            guard let e = entries.first(where: \.isTouchscreen) else {
+                throw .noTouchscreen(directory: directory, skipped: skipped)
             }
             return e
         }
-        guard let e = entries.first(where: { if case .success = $0.verdict { true } else { false } }) else {
-            throw .noTouchscreen(directory: directory, skipped: skipped)
+        let e: Entry
+        if wanted.hasPrefix("/") {
+            guard let node = Self.resolve(wanted) else { throw .system(call: "open", path: wanted, errno: ENOENT) }
+            // A node outside the directory is judged on its own.
+            e = entries.first { $0.path == wanted || $0.path == node || Self.resolve($0.path) == node } ?? Entry(opening: node)
+        } else {
+            let named = entries.filter { $0.description?.name == wanted }
+            guard let first = named.first(where: \.isTouchscreen) ?? named.first else {
+                throw .noTouchscreen(directory: directory, skipped: ["no device is named \"\(wanted)\""] + skipped)
+            }
+            e = first
+        }
+        if let openError = e.openError { throw openError }
+        if case .failure(let why) = e.verdict {
+            throw .notATouchscreen(path: e.path, name: e.description?.name ?? "?", reason: why.reason)
         }
         return e
     }
@@ -50,8 +84,15 @@ public struct DeviceDiscovery {
     private var skipped: [String] {
         entries.compactMap { e in
             guard case .failure(let why) = e.verdict else { return nil }
-            return "\(e.path) \(e.description.map { "(\"\($0.name)\")" } ?? ""): \(why.reason)"
+            return "\(e.path)\(e.description.map { " (\"\($0.name)\")" } ?? ""): \(why.reason)"
         }
+    }
+
+    /// The path with every symlink followed, or nil when it does not lead to anything.
+    static func resolve(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     static func eventNodes(in directory: String) -> [String] {

@@ -3,8 +3,18 @@ import InputEvents
 extension DeviceDiscovery {
     /// What `kiosk devices` prints: every device with its axes, ranges, slots and properties, the
     /// one kiosk would use marked, and why each of the others was skipped.
+    /// Ends with what kiosk would do when it takes nothing: why the wanted device cannot be used,
+    /// or that no touchscreen is there.
     public func report(using wanted: String? = nil) -> String {
-        let chosen = try? choose(wanted)
+        let chosen: Entry?
+        let refusal: InputDeviceError?
+        do throws(InputDeviceError) {
+            chosen = try choose(wanted)
+            refusal = nil
+        } catch {
+            chosen = nil
+            refusal = error
+        }
         var out = ""
         for e in entries {
             let name = e.description.map { "\"\($0.name)\"" } ?? ""
@@ -38,6 +48,18 @@ extension DeviceDiscovery {
             }
         }
         if entries.isEmpty { out += "no input devices in \(directory)\n" }
+        if let refusal {
+            switch (wanted, refusal) {
+            case (nil, .noTouchscreen):
+                out += "kiosk would use no device: no touchscreen in \(directory); kiosk run waits for one to be plugged in\n"
+            case (let wanted?, _):
+                // The choice's own error, less the skipped list already printed above.
+                let why = if case .noTouchscreen = refusal { "no device is named \"\(wanted)\"" } else { refusal.description }
+                out += "kiosk would use no device: \"\(wanted)\" cannot be used: \(why)\n"
+            default:
+                out += "kiosk would use no device: \(refusal)\n"
+            }
+        }
         return out
     }
 

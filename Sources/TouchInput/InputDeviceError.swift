@@ -15,23 +15,31 @@ public enum InputDeviceError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .system(let call, let path, let code):
+        case .system(_, let path, _), .gone(let path): "\(path): \(cause)"
+        case .noTouchscreen, .notATouchscreen: cause
+        }
+    }
+
+    /// What went wrong, without the device's path in front: for a line that names the device already.
+    public var cause: String {
+        switch self {
+        case .system(let call, _, let code):
             switch code {
             case EACCES, EPERM:
-                return "\(path): permission denied (\(call)): the user needs to be in group 'input' (sudo usermod -aG input $USER, then log in again)"
+                "permission denied (\(call)): the user needs to be in group 'input' (sudo usermod -aG input $USER, then log in again)"
             case ENOENT:
-                return "\(path): no such device"
+                "no such device"
             case EBUSY:
-                return "\(path): \(call) failed: another process has grabbed the device"
+                "\(call) failed: another process has grabbed the device"
             default:
-                return "\(path): \(call) failed: \(String(cString: strerror(code)))"
+                "\(call) failed: \(String(cString: strerror(code)))"
             }
-        case .gone(let path):
-            return "\(path): the device went away"
+        case .gone:
+            "the device went away"
         case .noTouchscreen(let directory, let skipped):
-            return "no touchscreen in \(directory)" + (skipped.isEmpty ? " (no input devices at all)" : ":\n  " + skipped.joined(separator: "\n  "))
+            "no touchscreen in \(directory)" + (skipped.isEmpty ? " (no input devices at all)" : ":\n  " + skipped.joined(separator: "\n  "))
         case .notATouchscreen(let path, let name, let reason):
-            return "\(path) (\"\(name)\") is not a touchscreen: \(reason)"
+            "\(path) (\"\(name)\") is not a touchscreen: \(reason)"
         }
     }
 }

@@ -33,6 +33,15 @@ public final class TouchscreenDecoder {
         }
     }
 
+    /// What the decoder counted.
+    public var counters: TouchDecoder.Counters { decoder.counters }
+
+    /// Fingers down now.
+    public var activeTouchCount: Int { decoder.activeTouchCount }
+
+    /// The id the next contact gets: where a decoder for the next device starts.
+    public var nextTouchID: Int { decoder.nextTouchID }
+
     /// Ends every touch as cancelled (the device went away); nil when nothing was down.
     public func cancelAll(at time: Instant) -> TouchFrame? { decoder.cancelAll(at: time) }
 

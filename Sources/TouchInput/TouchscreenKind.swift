@@ -16,6 +16,9 @@ public enum TouchscreenKind: Equatable, Sendable, CustomStringConvertible {
         if d.properties.contains(.pointer) || (!d.isDirect && d.supports(KeyCode.toolFinger)) {
             return .failure(NotATouchscreen("a touchpad (INPUT_PROP_POINTER or BTN_TOOL_FINGER without INPUT_PROP_DIRECT): it moves a pointer, it is not on the screen"))
         }
+        if !d.isDirect && d.supports(KeyCode.toolPen) {
+            return .failure(NotATouchscreen("a pen tablet (BTN_TOOL_PEN without INPUT_PROP_DIRECT): it moves a pointer, it is not on the screen"))
+        }
         if d.isMultitouchB {
             guard d.isDirect else {
                 return .failure(NotATouchscreen("multitouch but not direct (no INPUT_PROP_DIRECT): not a screen"))

@@ -9,12 +9,18 @@ import Glibc
 /// Keeps a touchscreen open across hotplug: watches the device directory with inotify (no
 /// polling), opens the touchscreen when it appears, and releases it when it goes. A device that
 /// goes away mid-gesture ends its touches as cancelled, so nothing stays pressed.
+///
+/// When the directory does not exist yet (early boot), its nearest existing parent is watched
+/// until it appears. A device wanted by a symlink (`/dev/input/by-id/...`) is followed to its node,
+/// and the symlink's folder is watched too, since udev makes the link after the node.
 public final class TouchscreenWatcher {
     public enum Event: Equatable {
         case frame(TouchFrame)
         case attached(path: String, name: String, kind: TouchscreenKind)
         case detached(path: String, name: String)
-        /// A device appeared that could not be used yet (udev may still be setting its permissions).
+        /// Why no touchscreen was taken: the wanted device cannot be opened (permission) or is not a
+        /// touchscreen (what it lacks), none of the devices is one, or the directory is missing.
+        /// Each cause is said once until a touchscreen is taken.
         case problem(String)
     }
 
@@ -30,10 +36,19 @@ public final class TouchscreenWatcher {
     public private(set) var device: EvdevDevice?
     private var decoder: TouchscreenDecoder?
     private let inotify: Int32
-    /// Resyncs of devices already released, so the total survives hotplug.
-    private var earlierResyncs = 0
+    /// The watch on `directory`; -1 while it does not exist.
+    private var directoryWatch: Int32 = -1
+    /// While `directory` does not exist: the watch on its nearest parent that does.
+    private var ancestorWatch: Int32 = -1
+    /// Counts of the devices already released, and of attaching and removing.
+    private var earlier = InputCounters()
     /// Touch ids go on across devices: a touch id is never used twice in a run.
     private var nextTouchID = 1
+    /// Problems said since the last touchscreen was taken: each is said once, not at every rescan.
+    private var saidProblems: Set<String> = []
+
+    /// What the directory watch listens for: nodes coming and going, and udev changing their permissions.
+    private static let deviceChanges = UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_MOVED_FROM)
 
     public init(directory: String = "/dev/input", wanted: String? = nil, grab: Bool = true, screen: Size,
                 calibration: TouchCalibration = .identity, filters: TouchFilters = .none) throws(InputDeviceError) {
@@ -45,10 +60,11 @@ public final class TouchscreenWatcher {
         self.calibration = calibration
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotify >= 0 else { throw .system(call: "inotify_init1", path: directory, errno: errno) }
-        guard inotify_add_watch(inotify, directory, UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB)) >= 0 else {
-            let e = errno
+        do {
+            try watchDirectory()
+        } catch {
             close(inotify)
-            throw .system(call: "inotify_add_watch", path: directory, errno: e)
+            throw error
         }
     }
 
@@ -63,23 +79,50 @@ public final class TouchscreenWatcher {
         if let device { body(device.fileDescriptor) }
     }
 
-    /// Times the kernel dropped events and the device was resynchronised.
-    public var resyncCount: Int { earlierResyncs + (device?.resyncCount ?? 0) }
+    /// Everything counted since the watcher started, across every device.
+    public var counters: InputCounters {
+        var c = earlier
+        if let decoder { c = c + InputCounters(decoding: decoder.counters) }
+        if let device { c.resyncs += device.resyncCount }
+        return c
+    }
+
+    /// Times the kernel dropped events and the device was resynchronised, over the whole run.
+    public var resyncCount: Int { counters.resyncs }
+
+    /// Slot changes dropped for want of slots, over the whole run: `counters.slotOverflows`,
+    /// under the name the loop's stats line used before `counters`.
+    public var droppedEvents: Int { counters.slotOverflows }
 
     /// Fingers on the glass now.
-    public var activeTouchCount: Int { decoder?.decoder.activeTouchCount ?? 0 }
+    public var activeTouchCount: Int { decoder?.activeTouchCount ?? 0 }
 
-    /// Events the decoder dropped or could not use (bad data, slot overflow) on the current device.
-    public var droppedEvents: Int {
-        guard let c = decoder?.decoder.counters else { return 0 }
-        return c.droppedEvents + c.ignoredSlots
-    }
+    /// Whether the device directory exists and is watched; false while waiting for it to appear.
+    public var isWatchingDirectory: Bool { directoryWatch >= 0 }
 
     /// Looks for a touchscreen now; call once at start, then `service` whenever a descriptor is ready.
     public func attach(_ body: (Event) -> Void) {
         guard device == nil else { return }
+        guard directoryWatch >= 0 else {
+            return problem("\(directory) does not exist yet; waiting for it to appear", body)
+        }
+        watchLinkFolder()
         let discovery = DeviceDiscovery(directory: directory)
-        guard let entry = try? discovery.choose(wanted) else { return }
+        let entry: DeviceDiscovery.Entry
+        do {
+            entry = try discovery.choose(wanted)
+        } catch {
+            guard wanted == nil, case .noTouchscreen = error else { return problem("\(error)", body) }
+            // Devices kiosk cannot open may be the touchscreen: always worth saying. Devices that
+            // are plainly something else explain an empty start, not every unplug.
+            let unopened = discovery.entries.filter { $0.openError != nil }
+            if !unopened.isEmpty {
+                return problem("no touchscreen kiosk can open in \(directory); it cannot open:\n  "
+                               + unopened.map { "\($0.openError!)" }.joined(separator: "\n  "), body)
+            }
+            if earlier.devicesAttached == 0, !discovery.entries.isEmpty { problem("\(error)", body) }
+            return
+        }
         do {
             let d = try EvdevDevice(path: entry.path)
             if grabs { try d.grab() }
@@ -88,17 +131,33 @@ public final class TouchscreenWatcher {
             decoder = try TouchscreenDecoder(device: d.description, screen: screen, calibration: matrix, filters: filters,
                                              firstTouchID: nextTouchID)
             device = d
+            earlier.devicesAttached += 1
+            saidProblems.removeAll()
             if case .success(let kind) = entry.verdict { body(.attached(path: d.path, name: d.description.name, kind: kind)) }
         } catch {
-            body(.problem("\(error)"))
+            problem("\(error)", body)
         }
     }
 
     /// Reads what is ready: directory changes (a device came or went) and the device's events.
     public func service(_ body: (Event) -> Void) {
         var changed = false
-        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
-            while read(inotify, buffer.baseAddress, buffer.count) > 0 { changed = true }
+        var watchesLost = false
+        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: MemoryLayout<inotify_event>.alignment) { buffer in
+            while true {
+                let n = read(inotify, buffer.baseAddress, buffer.count)
+                guard n > 0 else { break }
+                changed = true
+                var offset = 0
+                while offset + MemoryLayout<inotify_event>.size <= n {
+                    let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
+                    if event.mask & UInt32(IN_IGNORED) != 0, event.wd == directoryWatch || event.wd == ancestorWatch {
+                        watchesLost = true
+                        if event.wd == directoryWatch { directoryWatch = -1 } else { ancestorWatch = -1 }
+                    }
+                    offset += MemoryLayout<inotify_event>.size + Int(event.len)
+                }
+            }
         }
         if let d = device {
             do {
@@ -109,21 +168,83 @@ public final class TouchscreenWatcher {
                 detach(body)
             }
         }
-        if changed {
-            if let d = device, access(d.path, F_OK) != 0 { detach(body) }
-            if device == nil { attach(body) }
+        guard changed else { return }
+        if directoryWatch < 0 || watchesLost {
+            do { try watchDirectory() } catch { problem("\(error)", body) }
         }
+        if let d = device, access(d.path, F_OK) != 0 { detach(body) }
+        if device == nil { attach(body) }
     }
 
     private func detach(_ body: (Event) -> Void) {
         guard let d = device else { return }
+        var cancelled = 0
         if let decoder, let f = decoder.cancelAll(at: EventPump.monotonicNow()) {
+            cancelled = f.touches.count
             body(.frame(f))
         }
-        earlierResyncs += d.resyncCount
-        nextTouchID = decoder?.decoder.nextTouchID ?? nextTouchID
+        if let decoder { earlier = earlier + InputCounters(decoding: decoder.counters) }
+        earlier.resyncs += d.resyncCount
+        earlier.unplugCancelledTouches += cancelled
+        earlier.devicesRemoved += 1
+        nextTouchID = decoder?.nextTouchID ?? nextTouchID
         device = nil
         decoder = nil
         body(.detached(path: d.path, name: d.description.name))
+    }
+
+    /// Says `text` unless it was said since the last touchscreen was taken.
+    private func problem(_ text: String, _ body: (Event) -> Void) {
+        guard saidProblems.insert(text).inserted else { return }
+        // Bounded: a directory that keeps changing cannot grow it without end.
+        if saidProblems.count > 64 { saidProblems = [text] }
+        body(.problem(text))
+    }
+
+    // MARK: Watches
+
+    /// Watches `directory`, or while it does not exist, the nearest folder above it that does.
+    private func watchDirectory() throws(InputDeviceError) {
+        // Each round goes at least one folder further down; the bound is only for safety.
+        for _ in 0..<64 {
+            let wd = inotify_add_watch(inotify, directory, Self.deviceChanges)
+            if wd >= 0 {
+                directoryWatch = wd
+                if ancestorWatch >= 0 { _ = inotify_rm_watch(inotify, ancestorWatch) }
+                ancestorWatch = -1
+                return
+            }
+            let error = errno
+            guard error == ENOENT else { throw .system(call: "inotify_add_watch", path: directory, errno: error) }
+            var ancestor = Self.parent(of: directory)
+            while ancestor != "/", ancestor != ".", access(ancestor, F_OK) != 0 { ancestor = Self.parent(of: ancestor) }
+            let awd = inotify_add_watch(inotify, ancestor, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR))
+            guard awd >= 0 else { throw .system(call: "inotify_add_watch", path: ancestor, errno: errno) }
+            if ancestorWatch >= 0, ancestorWatch != awd { _ = inotify_rm_watch(inotify, ancestorWatch) }
+            ancestorWatch = awd
+            // Made between looking and watching, its creation went unseen: look again.
+            guard access(Self.child(of: ancestor, towards: directory), F_OK) == 0 else { return }
+        }
+    }
+
+    /// Watches the folder of a device wanted by a symlink (`/dev/input/by-id`), which udev fills
+    /// after the node appears; it may not exist yet, and is tried again at every rescan.
+    private func watchLinkFolder() {
+        guard let wanted, wanted.hasPrefix("/") else { return }
+        let folder = Self.parent(of: wanted)
+        guard folder != directory else { return }
+        _ = inotify_add_watch(inotify, folder, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MASK_ADD))
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The folder right below `ancestor` on the way to `path`.
+    static func child(of ancestor: String, towards path: String) -> String {
+        var child = path
+        while Self.parent(of: child) != ancestor, child != "/", child != "." { child = Self.parent(of: child) }
+        return child
     }
 }

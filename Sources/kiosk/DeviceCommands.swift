@@ -3,22 +3,43 @@ import Foundation
 import Geometry
 import Gestures
 import InputEvents
+import KioskConfig
 import TouchInput
 
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List every input device with its axes, ranges, slots and properties; mark the touchscreen kiosk would use and say why the others were skipped."
+        abstract: "List every input device with its axes, ranges, slots and properties; mark the touchscreen kiosk would use and say why the others were skipped.",
+        discussion: """
+            The device kiosk wants is the config's [input] device (from --config, or \
+            /etc/kiosk/kiosk.conf when it exists), unless --device names another. When it cannot \
+            be used, or no touchscreen is there, the last line says why.
+            """
     )
 
-    @Option(help: "Where the device nodes are.")
-    var directory = "/dev/input"
+    static let defaultConfig = "/etc/kiosk/kiosk.conf"
 
-    @Option(help: "The device kiosk should use, by path or by name.")
+    @Option(help: "The kiosk config whose [input] device and directory to use; default: \(DevicesCommand.defaultConfig) when it exists.")
+    var config: String?
+
+    @Option(help: "Where the device nodes are; default: the config's [input] directory, else /dev/input.")
+    var directory: String?
+
+    @Option(help: "The device kiosk should use, by path (a /dev/input/by-id or by-path link too) or by name; default: the config's [input] device.")
     var device: String?
 
     func run() throws {
-        print(DeviceDiscovery(directory: directory).report(using: device), terminator: "")
+        var input = InputSettings()
+        if let path = config ?? (FileManager.default.fileExists(atPath: Self.defaultConfig) ? Self.defaultConfig : nil) {
+            do {
+                input = try KioskConfiguration.load(path: path).runtime.input
+            } catch {
+                FileHandle.standardError.write(Data("kiosk: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+            print("config \(path): [input] device = " + (input.device.map { "\"\($0)\"" } ?? "unset (the first touchscreen)"))
+        }
+        print(DeviceDiscovery(directory: directory ?? input.directory).report(using: device ?? input.device), terminator: "")
     }
 }
 
@@ -55,17 +76,32 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         let d = try openTouchscreen(device)
         if grab { try d.grab() }
-        var events: [InputEvent] = []
-        events.reserveCapacity(100_000)
-        FileHandle.standardError.write(Data("kiosk record: recording \(d.path) (\"\(d.description.name)\")\(duration.map { " for \($0) s" } ?? "; Ctrl-C ends")\n".utf8))
-        let ending = try EventPump.run(d, seconds: duration) { events.append($0) }
-        if let first = events.first?.time {
-            for i in events.indices { events[i].time.microseconds -= first.microseconds }
+        // Written as it comes, a report at a time: a recording that is killed keeps all but its last report.
+        let recorder: TraceRecorder
+        do {
+            recorder = try TraceRecorder(path: output, device: d.description)
+        } catch {
+            FileHandle.standardError.write(Data("kiosk record: \(error)\n".utf8))
+            throw ExitCode(1)
         }
-        let trace = EvemuTrace(device: d.description, events: events)
-        try trace.text.write(toFile: output, atomically: true, encoding: .utf8)
-        var summary = "kiosk record: \(events.count) events from \(d.path) (\"\(d.description.name)\") to \(output)"
-        if d.resyncCount > 0 { summary += "; the kernel dropped events \(d.resyncCount) times (resynchronised)" }
+        FileHandle.standardError.write(Data("kiosk record: recording \(d.path) (\"\(d.description.name)\")\(duration.map { " for \($0) s" } ?? "; Ctrl-C ends")\n".utf8))
+        var resyncs = 0
+        let ending = try EventPump.run(d, seconds: duration) { event in
+            if d.resyncCount != resyncs {
+                // The kernel dropped events: the events after the marker are libevdev's resync.
+                resyncs = d.resyncCount
+                recorder.markDropped(at: event.time)
+            }
+            recorder.record(event)
+        }
+        do {
+            try recorder.finish()
+        } catch {
+            FileHandle.standardError.write(Data("kiosk record: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        var summary = "kiosk record: \(recorder.eventCount) events from \(d.path) (\"\(d.description.name)\") to \(output)"
+        if d.resyncCount > 0 { summary += "; the kernel dropped events \(d.resyncCount) times (resynchronised, marked SYN_DROPPED)" }
         if ending == .deviceGone { summary += "; the device went away" }
         FileHandle.standardError.write(Data((summary + "\n").utf8))
     }
@@ -89,6 +125,9 @@ struct TouchesCommand: ParsableCommand {
 
     @Flag(help: "Keep listening when the touchscreen goes away or none is there yet, and take it again when it comes back.")
     var follow = false
+
+    @Flag(help: "Grab the device (EVIOCGRAB), as kiosk run does, so no other reader sees the touches.")
+    var grab = false
 
     @Option(help: "A calibration matrix in libinput's convention: six numbers 'a b c d e f'.")
     var calibration: String?
@@ -117,27 +156,42 @@ struct TouchesCommand: ParsableCommand {
         let size = Size(width: parts[0], height: parts[1])
         if follow { return try runFollowing(size) }
         let d = try openTouchscreen(device)
+        if grab { try d.grab() }
         // A protocol A panel's events go through libmtdev first.
         let decoder = try TouchscreenDecoder(device: d.description, screen: size, calibration: try calibrationFor(d.description, size),
                                              filters: TouchFilters(jitterUnits: jitter, minimumPressure: minimumPressure))
         var origin: Instant?
         FileHandle.standardError.write(Data("kiosk touches: listening to \(d.path) (\"\(d.description.name)\")\n".utf8))
-        _ = try EventPump.run(d, seconds: duration) { event in
+        let ending = try EventPump.run(d, seconds: duration) { event in
             if origin == nil { origin = event.time }
             decoder.feed(event) { show($0, origin: origin!) }
         }
+        var counters = InputCounters(decoding: decoder.counters, resyncs: d.resyncCount)
+        if ending == .deviceGone {
+            say("the device went away")
+            if let f = decoder.cancelAll(at: EventPump.monotonicNow()) {
+                counters.unplugCancelledTouches += f.touches.count
+                show(f, origin: origin ?? f.time)
+            }
+        }
         if d.resyncCount > 0 { FileHandle.standardError.write(Data("kiosk touches: resynchronised \(d.resyncCount) times after dropped events\n".utf8)) }
-        let ignored = decoder.decoder.counters.ignoredSlots
+        let ignored = decoder.counters.ignoredSlots
         if case .multitouch(let slots) = decoder.decoder.mode, ignored > 0 {
             say("more fingers than the \(slots) slots: \(ignored) slot changes beyond them ignored, their contacts dropped")
         }
+        sayCounters(counters)
+    }
+
+    /// The counts the stats line of `kiosk run` carries, as one line.
+    private func sayCounters(_ counters: InputCounters) {
+        say("counters " + counters.fields().map { "\($0.key)=\($0.value)" }.joined(separator: " "))
     }
 
     /// Through hotplug: says when a touchscreen comes and goes, and cancels the touches of one that goes.
     private func runFollowing(_ size: Size) throws {
         guard pointercal == nil else { throw ValidationError("--pointercal needs the device's axes: use it without --follow") }
         let calibration = try calibrationFor(DeviceDescription(name: ""), size)
-        let watcher = try TouchscreenWatcher(wanted: device, grab: false, screen: size, calibration: calibration,
+        let watcher = try TouchscreenWatcher(wanted: device, grab: grab, screen: size, calibration: calibration,
                                              filters: TouchFilters(jitterUnits: jitter, minimumPressure: minimumPressure))
         var origin: Instant?
         func handle(_ e: TouchscreenWatcher.Event) {
@@ -147,7 +201,7 @@ struct TouchesCommand: ParsableCommand {
                 show(f, origin: origin!)
             case .attached(let path, let name, let kind): say("attached \(path) (\"\(name)\"): \(kind)")
             case .detached(let path, let name): say("detached \(path) (\"\(name)\")")
-            case .problem(let text): say("cannot use a device yet: \(text)")
+            case .problem(let text): say("no touchscreen taken: \(text)")
             }
         }
         say("following touchscreens in \(watcher.directory)")
@@ -156,6 +210,7 @@ struct TouchesCommand: ParsableCommand {
             watcher.service(handle)
             return nil
         }
+        sayCounters(watcher.counters)
     }
 
     private func say(_ text: String) {

@@ -79,9 +79,10 @@ struct KernelScript {
     mutating func abs(_ axis: AbsoluteAxis, _ value: Int32) { events.append(InputEvent(time: now, axis, value)) }
     mutating func dropped() { events.append(InputEvent(time: now, SynchronizationCode.dropped, 0)) }
 
-    /// Closes the report and moves the clock on.
-    mutating func report() {
-        events.append(.report(at: now))
+    /// Closes the report and moves the clock on; `value` 1 is the kernel's own close after
+    /// releasing a device (unplugged, reset, inhibited), 0 a driver's.
+    mutating func report(value: Int32 = 0) {
+        events.append(InputEvent(time: now, SynchronizationCode.report, value))
         now = now.adding(seconds: 0.010)
     }
 }

@@ -39,6 +39,42 @@ struct TouchCalibrationTests {
         #expect(throws: CalibrationError.matrixSize(5)) { try TouchCalibration(matrix: [1, 0, 0, 0, 1]) }
     }
 
+    @Test func aSevenIntegerPointercalIsCalibratedAtTheScreensResolution() throws {
+        // What ts_calibrate writes without the resolution fields (older tslib): a resistive 0...4095
+        // panel whose raw X runs about 200...3900 and Y 300...3800 across an 800x480 screen, with
+        // the small cross terms a measured calibration has. x_px = (a·X + b·Y + c) / s.
+        let text = "14170 -3 -2834000 5 8988 -2696400 65536\n"
+        let (a, b, c, d, e, f, s) = (14170.0, -3.0, -2_834_000.0, 5.0, 8988.0, -2_696_400.0, 65536.0)
+        let axis = AxisInfo(minimum: 0, maximum: 4095)
+        let seven = try TouchCalibration(pointercal: text, x: axis, y: axis, screen: (800, 480))
+        // Without its own resolution it was calibrated at the screen's: the 9-integer form with 800 480.
+        #expect(seven == (try TouchCalibration(pointercal: "14170 -3 -2834000 5 8988 -2696400 65536 800 480", x: axis, y: axis, screen: (800, 480))))
+        #expect(seven != (try TouchCalibration(pointercal: text, x: axis, y: axis, screen: (1024, 600))))
+        for (rx, ry) in [(200.0, 300.0), (2050.0, 2050.0), (3900.0, 3800.0)] {
+            let n = seven.apply(rx / 4096, ry / 4096)
+            #expect(abs(n.x * 800 - (a * rx + b * ry + c) / s) < 1e-6)
+            #expect(abs(n.y * 480 - (d * rx + e * ry + f) / s) < 1e-6)
+        }
+        // The panel's corners land on the screen's corners, within a pixel.
+        let topLeft = seven.apply(200.0 / 4096, 300.0 / 4096), bottomRight = seven.apply(3900.0 / 4096, 3800.0 / 4096)
+        #expect(abs(topLeft.x * 800) < 1 && abs(topLeft.y * 480) < 1, "\(topLeft)")
+        #expect(abs(bottomRight.x * 800 - 800) < 1 && abs(bottomRight.y * 480 - 480) < 1, "\(bottomRight)")
+
+        // Through the decoder, a touch at raw (2050, 2050) lands where tslib puts it; the decoder
+        // maps through pixel centres, which moves it less than a tenth of a pixel.
+        var decoder = try TouchDecoder(device: SyntheticTouchscreen.resistive, screen: panel, calibration: seven)
+        var frame: TouchFrame?
+        for event in [InputEvent(time: .zero, AbsoluteAxis.x, 2050), InputEvent(time: .zero, AbsoluteAxis.y, 2050),
+                      InputEvent(time: .zero, KeyCode.touch, 1), .report(at: .zero)] {
+            frame = decoder.feed(event) ?? frame
+        }
+        let p = try #require(frame?.touches.first?.location)
+        #expect(abs(p.x - (a * 2050 + b * 2050 + c) / s) < 0.1 && abs(p.y - (d * 2050 + e * 2050 + f) / s) < 0.1, "\(p)")
+        // Five or eight numbers are neither form.
+        #expect(throws: CalibrationError.self) { try TouchCalibration(pointercal: "14170 -3 -2834000 5 8988", x: axis, y: axis, screen: (800, 480)) }
+        #expect(throws: CalibrationError.self) { try TouchCalibration(pointercal: "14170 -3 -2834000 5 8988 -2696400 65536 800", x: axis, y: axis, screen: (800, 480)) }
+    }
+
     @Test func aProtocolAPanelIsCalibratedOverItsMultitouchAxes() throws {
         // Touches come from ABS_MT_POSITION_X/Y (through mtdev), not from the pointer axes.
         let mt = AxisInfo(minimum: 0, maximum: 4095)

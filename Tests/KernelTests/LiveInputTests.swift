@@ -12,9 +12,10 @@ struct LiveInputTests {
     static let played = Traces.pinchTapDrag
 
     /// Two fingers come down (`floodDown`, played while kiosk reads), then drag for 2000 reports
-    /// stamped with one time, so evemu-play sends them at once, and lift (`floodRest`, played
-    /// while kiosk is stopped): far more than the kernel's buffer holds for a reader that is not reading.
-    static let (floodDown, floodRest): (EvemuTrace, EvemuTrace) = {
+    /// stamped with one time, so evemu-play sends them at once, then the first lifts and the second
+    /// goes to (700, 400) and stays (`floodRest`, played while kiosk is stopped): far more than the
+    /// kernel's buffer holds for a reader that is not reading. The second lifts later (`floodUp`).
+    static let (floodDown, floodRest, floodUp): (EvemuTrace, EvemuTrace, EvemuTrace) = {
         var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
         panel.down(0, at: Point(x: 100, y: 100))
         panel.down(1, at: Point(x: 600, y: 300))
@@ -27,11 +28,16 @@ struct LiveInputTests {
             panel.sync()
         }
         panel.up(0)
+        panel.move(1, to: Point(x: 700, y: 400))
+        panel.sync()
+        let restCount = panel.trace.events.count
+        panel.wait(0.1)
         panel.up(1)
         panel.sync()
         let all = panel.trace
         return (EvemuTrace(device: all.device, events: Array(all.events[..<downCount])),
-                EvemuTrace(device: all.device, events: Array(all.events[downCount...])))
+                EvemuTrace(device: all.device, events: Array(all.events[downCount..<restCount])),
+                EvemuTrace(device: all.device, events: Array(all.events[restCount...])))
     }()
 
     /// A finger that comes down and drags, and never lifts: its device goes away under it.
@@ -57,11 +63,32 @@ struct LiveInputTests {
         return panel.trace
     }()
 
+    /// The repository's config with `[input] device` set.
+    static func config(device: String) throws -> String {
+        let text = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("config/kiosk.toml").path, encoding: .utf8)
+        let line = #"# device = "/dev/input/event2""#
+        precondition(text.contains(line), "config/kiosk.toml no longer has the commented device line")
+        return text.replacingOccurrences(of: line, with: "device = \"\(device)\" #")
+    }
+
+    /// A tap somewhere else: the kernel passes on only values that changed.
+    static let tapElsewhere: EvemuTrace = {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        panel.down(0, at: Point(x: 200, y: 120))
+        panel.sync()
+        panel.wait(0.05)
+        panel.up(0)
+        panel.sync()
+        return panel.trace
+    }()
+
     static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/live-input.sh").path, encoding: .utf8)
-        return try KernelHarness.run(script: script, files: ["trace.evemu": played.text, "flood-down.evemu": floodDown.text, "flood-rest.evemu": floodRest.text,
-                                             "drag.evemu": drag.text, "tap.evemu": tap.text],
-                                     binaries: [KernelHarness.kioskBinary])
+        return try KernelHarness.run(script: script, files: [
+            "trace.evemu": played.text, "flood-down.evemu": floodDown.text, "flood-rest.evemu": floodRest.text,
+            "flood-up.evemu": floodUp.text, "drag.evemu": drag.text, "tap.evemu": tap.text, "tap2.evemu": tapElsewhere.text,
+            "named.toml": try config(device: "generic ft5x06 (79)"), "missing.toml": try config(device: "Goodix Capacitive TouchScreen"),
+        ], binaries: [KernelHarness.kioskBinary])
     })
 
     func section(_ name: String) throws -> String {
@@ -76,6 +103,26 @@ struct LiveInputTests {
         #expect(text.contains("ABS_MT_SLOT 0..9 (10 slots)"))
         #expect(text.contains("properties: INPUT_PROP_DIRECT"))
         #expect(text.contains("\"AT Translated Set 2 keyboard\"\n    skipped: no touch axes"))
+    }
+
+    @Test func devicesTakesTheConfigsDeviceAndSaysWhenItIsNotThere() throws {
+        let named = try section("DEVICES-NAMED")
+        #expect(named.hasPrefix("config named.toml: [input] device = \"generic ft5x06 (79)\"\n"), "\(named)")
+        #expect(named.contains("\"generic ft5x06 (79)\"\n    USED: multitouch protocol B, 10 slots"), "\(named)")
+        #expect(!named.contains("kiosk would use no device"))
+        let missing = try section("DEVICES-MISSING")
+        #expect(!missing.contains("USED"), "\(missing)")
+        #expect(missing.contains("\"generic ft5x06 (79)\"\n    also a touchscreen"), "\(missing)")
+        #expect(missing.hasSuffix("kiosk would use no device: \"Goodix Capacitive TouchScreen\" cannot be used: no device is named \"Goodix Capacitive TouchScreen\"\n"), "\(missing)")
+    }
+
+    @Test func aDeviceNamedByItsByIDLinkIsTaken() throws {
+        let text = try section("DEVICES-LINK")
+        #expect(text.contains("\"generic ft5x06 (79)\"\n    USED: multitouch protocol B, 10 slots"), "\(text)")
+        // kiosk record was given the link; it names the node it leads to.
+        #expect(try section("RECORD-LOG").contains("recording /dev/input/event"))
+        // kiosk touches was given the device's name.
+        #expect(try section("TOUCHES-LOG").contains("listening to /dev/input/event"))
     }
 
     @Test func touchesDeliversExactlyTheFramesTheTraceDecoderGives() throws {
@@ -96,23 +143,83 @@ struct LiveInputTests {
         #expect(try section("RECORD-LOG").contains("\(Self.played.events.count) events from /dev/input/event"))
     }
 
+    /// kiosk's header, less its banner and events: what evemu-describe prints.
+    func header(_ recording: String) throws -> String {
+        let banner = "################################\n#      Waiting for events      #\n"
+        let end = try #require(recording.range(of: banner), "\(recording)")
+        return String(recording[..<end.lowerBound])
+    }
+
+    @Test func recordsHeaderIsEvemuDescribesByteForByte() throws {
+        let kiosk = try header(try section("RECORDED"))
+        let evemu = try section("DESCRIBE")
+        #expect(kiosk == evemu)
+        #expect(evemu.hasPrefix("# EVEMU 1.3\n# Kernel: 6."), "\(evemu.prefix(200))")
+        #expect(evemu.contains("\nB: 15 00 00 00 00 00 00 00 00\nB: 15 00 00 00 00 00 00 00 00\n"), "force feedback's mask is two lines")
+        // evemu-device reads kiosk's header back into the same device.
+        #expect(try section("REPLAY-DESCRIBE") == evemu)
+    }
+
+    @Test func kiosksRecordingPlayedBackByEvemuGivesTheSameEvents() throws {
+        let recorded = try EvemuTrace.parse(try section("RECORDED"), file: "recorded.evemu")
+        let replayed = try EvemuTrace.parse(try section("REPLAYED"), file: "replayed.evemu")
+        #expect(replayed.device.axes == recorded.device.axes)
+        #expect(Traces.rawEvents(replayed) == Traces.rawEvents(recorded))
+        #expect(!replayed.events.isEmpty)
+    }
+
     @Test func aKernelBufferOverflowIsResynchronisedAndLeavesNoTouchDown() throws {
         let log = try section("FLOOD-LOG")
         #expect(log.contains("resynchronised"), "the kernel dropped events: \(log)")
+        #expect(log.contains("input.resyncs=1"), "\(log)")
         let frames = try section("FLOOD").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
         #expect(frames.first == "1 began 100.0 100.0; 2 began 600.0 300.0", "seen down before the reader stopped")
-        // After the gap both end, where the kernel last had them: nothing is left down.
-        #expect(frames.last?.hasPrefix("1 ended") == true && frames.last?.contains("; 2 ended") == true, "\(frames.suffix(3))")
+        // After the gap the first finger ends, and the second, still down, jumps to where it is
+        // now. libevdev ends the touches that lifted in a report of its own, then moves the others.
+        let resynced = try #require(frames.firstIndex { $0.hasPrefix("1 ended") }, "\(frames.suffix(4))")
+        #expect(frames[resynced] == "1 ended 100.0 100.0; 2 stationary 600.0 300.0", "\(frames.suffix(4))")
+        #expect(frames.dropFirst(resynced + 1) == ["2 moved 700.0 400.0", "2 ended 700.0 400.0"], "nothing is left down: \(frames.suffix(4))")
         #expect(frames.count < 100, "the flood was dropped, not delivered: \(frames.count) frames")
+    }
+
+    @Test func aRecordingMarksTheDropAndReplaysAsKioskSawItLive() throws {
+        let recorded = try EvemuTrace.parse(try section("FLOOD-RECORDED"), file: "flood.evemu")
+        let drop = try #require(recorded.events.firstIndex { $0.synchronization == .dropped }, "no SYN_DROPPED marker")
+        #expect(recorded.events[drop + 1].synchronization == .report, "the marker is a report of its own")
+        #expect(try section("FLOOD-RECORD-LOG").contains("dropped events 1 times (resynchronised, marked SYN_DROPPED)"))
+        let live = try section("FLOOD").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        #expect(try Traces.decodedFrames(recorded) == live)
+    }
+
+    @Test func whileKioskHoldsThePanelNoOtherReaderSeesItsTouches() throws {
+        let tap = ["1 began 400.0 300.0", "1 ended 400.0 300.0"]
+        func frames(_ name: String) throws -> [String] {
+            try section(name).split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        }
+        // Grabbed: kiosk sees the tap; evemu-record, reading since before, sees nothing.
+        #expect(try frames("GRAB") == tap)
+        let other = try section("GRAB-OTHER")
+        #expect(other.contains("#      Waiting for events      #"), "\(other)")
+        #expect(!other.contains("\nE: "), "another reader saw grabbed events: \(other)")
+        #expect(try section("GRAB-REFUSED").contains("error: this device is grabbed and I cannot record events"))
+        // Not grabbed: both see it.
+        #expect(try frames("FREE") == ["1 began 200.0 120.0", "1 ended 200.0 120.0"])
+        let free = try EvemuTrace.parse(try section("FREE-OTHER"), file: "free.evemu")
+        #expect(Traces.rawEvents(free) == Traces.rawEvents(Self.tapElsewhere))
     }
 
     @Test func aTouchscreenPluggedInLaterIsTakenAndOneRemovedMidDragCancelsItsTouch() throws {
         let log = try section("HOTPLUG-LOG").split(separator: "\n").map(String.init)
-        let changes = log.filter { $0.contains("attached") || $0.contains("detached") }
-        #expect(changes.count == 3, "\(log)")
+        let changes = log.filter { $0.contains(": attached ") || $0.contains(": detached ") }
+        #expect(changes.count == 4, "\(log)")
         #expect(changes.first?.contains("attached /dev/input/event") == true && changes.first?.contains("multitouch protocol B") == true)
         #expect(changes.dropFirst().first?.contains("detached") == true)
-        #expect(changes.last?.contains("attached") == true)
+        #expect(changes.dropFirst(2).first?.contains("attached") == true)
+        #expect(log.last?.hasSuffix("input.unplug_cancelled=1 input.devices_attached=2 input.devices_removed=2") == true, "\(log)")
+        // Why nothing was taken is said at the start (the VM's keyboard is no touchscreen), not after each unplug.
+        let why = log.filter { $0.contains("no touchscreen taken:") }
+        #expect(why == ["kiosk touches: no touchscreen taken: no touchscreen in /dev/input:"], "\(log)")
+        #expect(log.contains { $0.contains("(\"AT Translated Set 2 keyboard\"): no touch axes") }, "\(log)")
         let frames = try section("HOTPLUG").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
         #expect(frames.first == "1 began 200.0 200.0")
         // Removed mid-drag: the kernel releases BTN_TOUCH but not the slot, and the touch is

@@ -80,6 +80,33 @@ struct ProtocolAConverterTests {
         #expect(decoder.counters.stuckTouchesCancelled == 0)
     }
 
+    @Test func theKernelsReleaseOfAnUnpluggedPanelCancelsEveryTouch() throws {
+        // Unplugged, the kernel sends BTN_TOUCH 0 and closes the report with SYN_REPORT value 1
+        // (input_disconnect_device). mtdev makes lifts of it; the value still says they were taken away.
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.protocolA)
+        panel.down(0, at: Point(x: 300, y: 100))
+        panel.down(1, at: Point(x: 420, y: 260))
+        panel.sync()
+        panel.wait(0.01)
+        panel.move(0, to: Point(x: 310, y: 110))
+        panel.sync()
+        let lift = panel.events.count
+        panel.unplug()
+        #expect(panel.events[lift...].map(named) == ["BTN_TOUCH 0", "SYN_REPORT 1"])
+        let converter = try ProtocolAConverter(device: SyntheticTouchscreen.protocolA)
+        _ = converter.convert(panel.events[..<lift])
+        #expect(converter.convert(panel.events[lift...]).map(named) == [
+            "BTN_TOUCH 0", "ABS_MT_TRACKING_ID -1", "ABS_MT_SLOT 1", "ABS_MT_TRACKING_ID -1", "SYN_REPORT 1",
+        ])
+        let (frames, decoder) = try decode(panel.events)
+        #expect(frames.map(summary).last == ["1 cancelled 310.0,110.0", "2 cancelled 420.0,260.0"])
+        #expect(decoder.counters.releaseCancelledTouches == 2)
+        #expect(decoder.activeTouchCount == 0)
+        // The same trace converted whole, as `kiosk replay` does, cancels them too.
+        let converted = try panel.trace.convertedToProtocolB()
+        #expect(try decodeProtocolB(converted).map(summary).last == ["1 cancelled 310.0,110.0", "2 cancelled 420.0,260.0"])
+    }
+
     @Test func contactsListedInAnotherOrderKeepTheirTouches() throws {
         var k = ProtocolAScript()
         k.contact(100, 200)

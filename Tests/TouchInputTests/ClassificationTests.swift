@@ -53,6 +53,22 @@ struct ClassificationTests {
         #expect(indirect.reason == "multitouch protocol A but not direct (no INPUT_PROP_DIRECT): not a screen")
     }
 
+    @Test func aPenTabletIsSkippedThoughItHasTheSingleTouchAxes() {
+        // ABS_X/ABS_Y with BTN_TOUCH, like a resistive panel, but a pen off the screen.
+        let tablet = device("Wacom Intuos S Pen", keys: [.touch, .toolPen], axes: [
+            .x: AxisInfo(minimum: 0, maximum: 15200), .y: AxisInfo(minimum: 0, maximum: 9500), .pressure: AxisInfo(minimum: 0, maximum: 4095),
+        ])
+        #expect(tablet.isSingleTouch)
+        guard case .failure(let why) = TouchscreenKind.classify(tablet) else { Issue.record("a pen tablet was taken"); return }
+        #expect(why.reason == "a pen tablet (BTN_TOOL_PEN without INPUT_PROP_DIRECT): it moves a pointer, it is not on the screen")
+        // A pen on the screen itself (INPUT_PROP_DIRECT) is used as one contact.
+        var onScreen = tablet
+        onScreen.properties = .direct
+        #expect(TouchscreenKind.classify(onScreen) == .success(.singleTouch))
+        // The resistive panel has no INPUT_PROP_DIRECT either, but no pen: it is taken.
+        #expect(TouchscreenKind.classify(SyntheticTouchscreen.resistive) == .success(.singleTouch))
+    }
+
     @Test func aKeyboardIsSkippedNamingTheAxesItLacks() {
         guard case .failure(let why) = TouchscreenKind.classify(device("keyboard", keys: [.left])) else { Issue.record(); return }
         #expect(why.reason == "no touch axes: lacks ABS_MT_SLOT + ABS_MT_POSITION_X/Y (multitouch) and ABS_X/ABS_Y and BTN_TOUCH (single touch); it has no absolute axes")
@@ -87,7 +103,9 @@ struct InputDeviceErrorTests {
         let d = DeviceDiscovery(directory: dir)
         #expect(d.entries.count == 1)
         guard case .failure(let why) = d.entries[0].verdict else { Issue.record(); return }
-        #expect(why.reason.hasPrefix("\(dir)/event0: libevdev_new_from_fd failed"))
-        #expect(d.report().contains("\(dir)/event0  \n    skipped: \(dir)/event0: libevdev_new_from_fd failed"))
+        #expect(why.reason == "cannot be opened: libevdev_new_from_fd failed: Inappropriate ioctl for device")
+        #expect(d.entries[0].openError == .system(call: "libevdev_new_from_fd", path: "\(dir)/event0", errno: ENOTTY))
+        #expect(d.report().contains("\(dir)/event0  \n    skipped: cannot be opened: libevdev_new_from_fd failed"))
+        #expect(d.report().hasSuffix("kiosk would use no device: no touchscreen in \(dir); kiosk run waits for one to be plugged in\n"))
     }
 }

@@ -6,7 +6,7 @@
 #   Tests/vm/run-in-vm.sh SCRIPT [FILE...]
 #
 # FILEs are copied to /payload in the VM, executables with the shared libraries ldd lists;
-# evemu-device, evemu-play and evemu-record are always there. The script's exit status is
+# evemu-device, evemu-play, evemu-record and evemu-describe are always there. The script's exit status is
 # printed as "KIOSK-VM-EXIT <status>" and becomes this command's. Everything the VM needs (the
 # kernel package, its modules, busybox) is cached under $KIOSK_VM_DIR (default .build-vm/).
 # Needs: qemu-system-x86 busybox-static cpio kmod evemu-tools (installed by .ci/run).
@@ -67,7 +67,7 @@ copy_binary() {  # an executable and its shared libraries, at the same paths
         [ -e "$root$lib" ] || cp -L "$lib" "$root$lib"
     done
 }
-for tool in evemu-device evemu-play evemu-record; do copy_binary "$(command -v $tool)" "$root/bin/$tool"; done
+for tool in evemu-device evemu-play evemu-record evemu-describe; do copy_binary "$(command -v $tool)" "$root/bin/$tool"; done
 is_elf() { [ "$(head -c4 "$1" | od -An -tx1 | tr -d ' \n')" = 7f454c46 ]; }
 for file in "$@"; do
     if is_elf "$file"; then

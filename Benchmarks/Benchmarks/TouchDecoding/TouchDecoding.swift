@@ -3,10 +3,13 @@ import Geometry
 import Gestures
 import InputEvents
 import MultitouchA
+import TouchInput
 
 /// The input hot path after the read: decoding one report of ten moving fingers on the FT5406
 /// (protocol B), calibrating and turning them, and building the TouchFrame; and the same on a
-/// protocol A panel, through libmtdev first. Target: no allocation.
+/// protocol A panel, through libmtdev first. Each both through the bare decoder and through
+/// `TouchscreenDecoder`, the class `kiosk run`'s watcher feeds every event it reads. Target: no
+/// allocation.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal],
@@ -34,6 +37,38 @@ let benchmarks: @Sendable () -> Void = {
             // One report's events, as a read delivers them.
             for event in reports.moves[next] {
                 if let frame = decoder.feed(event) { blackHole(frame.touches.count) }
+            }
+            next = (next + 1) % reports.moves.count
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("live decoder (TouchscreenDecoder), ten fingers moving on the FT5406: decode, calibrate, frame") { benchmark in
+        let reports = TenFingerReports()
+        let calibration = try TouchCalibration(matrix: [1.02, 0, -0.01, 0, 0.98, 0.01]).rotated(clockwise: 180)
+        let decoder = try TouchscreenDecoder(device: SyntheticTouchscreen.ft5406, screen: Size(width: 800, height: 480),
+                                             calibration: calibration)
+        for event in reports.down { decoder.feed(event) { _ in } }
+        var next = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for event in reports.moves[next] {
+                decoder.feed(event) { frame in blackHole(frame.touches.count) }
+            }
+            next = (next + 1) % reports.moves.count
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("live decoder (TouchscreenDecoder), ten fingers moving on a protocol A panel: mtdev, decode, frame") { benchmark in
+        let reports = TenFingerReports(device: SyntheticTouchscreen.protocolA)
+        let decoder = try TouchscreenDecoder(device: SyntheticTouchscreen.protocolA, screen: Size(width: 800, height: 480))
+        for event in reports.down { decoder.feed(event) { _ in } }
+        var next = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for event in reports.moves[next] {
+                decoder.feed(event) { frame in blackHole(frame.touches.count) }
             }
             next = (next + 1) % reports.moves.count
         }

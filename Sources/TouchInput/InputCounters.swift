@@ -1,0 +1,60 @@
+import InputEvents
+
+/// What live touch input met over a whole run, across every device attached and removed.
+public struct InputCounters: Hashable, Sendable {
+    /// Times the kernel dropped events (`SYN_DROPPED`) and the device was resynchronised.
+    public var resyncs = 0
+    /// Slot changes beyond the device's last slot: more fingers than slots. Their contacts are dropped.
+    public var slotOverflows = 0
+    /// Position values outside the axis range, clamped into it.
+    public var outOfRangeValues = 0
+    /// New tracking ids on a slot whose contact never lifted: the old touch ended, a new one began.
+    public var reusedTrackingIDs = 0
+    /// Lifts of contacts that were never down.
+    public var releasesWithoutPress = 0
+    /// Touches cancelled because their device went away (unplugged, reset or inhibited).
+    public var unplugCancelledTouches = 0
+    /// Touchscreens taken.
+    public var devicesAttached = 0
+    /// Touchscreens that went away while taken.
+    public var devicesRemoved = 0
+
+    public init() {}
+
+    /// The counts of one decoder, and of its device's resyncs.
+    public init(decoding c: TouchDecoder.Counters, resyncs: Int = 0) {
+        self.resyncs = resyncs
+        slotOverflows = c.ignoredSlots
+        outOfRangeValues = c.outOfRangeValues
+        reusedTrackingIDs = c.reusedTrackingIDs
+        releasesWithoutPress = c.releasesWithoutPress
+        unplugCancelledTouches = c.releaseCancelledTouches
+    }
+
+    static func + (a: InputCounters, b: InputCounters) -> InputCounters {
+        var sum = a
+        sum.resyncs += b.resyncs
+        sum.slotOverflows += b.slotOverflows
+        sum.outOfRangeValues += b.outOfRangeValues
+        sum.reusedTrackingIDs += b.reusedTrackingIDs
+        sum.releasesWithoutPress += b.releasesWithoutPress
+        sum.unplugCancelledTouches += b.unplugCancelledTouches
+        sum.devicesAttached += b.devicesAttached
+        sum.devicesRemoved += b.devicesRemoved
+        return sum
+    }
+
+    /// Every count under a dotted key (`input.resyncs`, `input.slot_overflows`, ...), for the stats line.
+    public func fields() -> [(key: String, value: Int)] {
+        [
+            ("input.resyncs", resyncs),
+            ("input.slot_overflows", slotOverflows),
+            ("input.out_of_range", outOfRangeValues),
+            ("input.tracking_id_reuse", reusedTrackingIDs),
+            ("input.releases_without_press", releasesWithoutPress),
+            ("input.unplug_cancelled", unplugCancelledTouches),
+            ("input.devices_attached", devicesAttached),
+            ("input.devices_removed", devicesRemoved),
+        ]
+    }
+}

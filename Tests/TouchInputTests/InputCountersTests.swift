@@ -1,0 +1,94 @@
+import Geometry
+import Gestures
+import InputEvents
+import Testing
+import TouchInput
+
+/// What the stats line reports of live input: each kind of trouble met and survived, counted.
+/// (Resyncs, attaching and removing need a real device: KernelTests' `kiosk touches` runs.)
+@Suite("Input counters")
+struct InputCountersTests {
+    /// The counters after `events` went through a live decoder for `device`.
+    func counters(_ events: [InputEvent], device: DeviceDescription = SyntheticTouchscreen.ft5406) throws -> InputCounters {
+        let decoder = try TouchscreenDecoder(device: device, screen: Size(width: 800, height: 480))
+        for event in events { decoder.feed(event) { _ in } }
+        return InputCounters(decoding: decoder.counters)
+    }
+
+    func event<Code: TypedEventCode>(_ code: Code, _ value: Int32) -> InputEvent {
+        InputEvent(time: Instant(seconds: 1), code, value)
+    }
+
+    var report: InputEvent { .report(at: Instant(seconds: 1)) }
+
+    @Test func aCleanTouchCountsNothing() throws {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        panel.down(0, at: Point(x: 100, y: 100))
+        panel.sync()
+        panel.up(0)
+        panel.sync()
+        #expect(try counters(panel.events) == InputCounters())
+    }
+
+    @Test func moreFingersThanSlotsAreSlotOverflows() throws {
+        let c = try counters([
+            event(AbsoluteAxis.multitouchSlot, 10), event(AbsoluteAxis.multitouchTrackingID, 5),
+            event(AbsoluteAxis.multitouchSlot, 11), event(AbsoluteAxis.multitouchTrackingID, 6), report,
+        ])
+        #expect(c.slotOverflows == 2)
+        #expect(c.outOfRangeValues == 0)
+    }
+
+    @Test func coordinatesOutsideTheAxisRangeAreCounted() throws {
+        let c = try counters([
+            event(AbsoluteAxis.multitouchTrackingID, 1), event(AbsoluteAxis.multitouchPositionX, 900),
+            event(AbsoluteAxis.multitouchPositionY, -3), report,
+        ])
+        #expect(c.outOfRangeValues == 2)
+    }
+
+    @Test func aTrackingIDReplacedWithoutALiftIsCounted() throws {
+        let c = try counters([
+            event(AbsoluteAxis.multitouchTrackingID, 1), report, event(AbsoluteAxis.multitouchTrackingID, 2), report,
+        ])
+        #expect(c.reusedTrackingIDs == 1)
+    }
+
+    @Test func releasesWithoutAPressAreCountedForEveryKind() throws {
+        let lift = try counters([event(AbsoluteAxis.multitouchTrackingID, -1), report])
+        #expect(lift.releasesWithoutPress == 1)
+        let button = try counters([event(KeyCode.touch, 0), report], device: SyntheticTouchscreen.resistive)
+        #expect(button.releasesWithoutPress == 1)
+        // A protocol A panel's empty report: mtdev makes no lift of it, so nothing was released.
+        let protocolA = try counters([event(SynchronizationCode.multitouchReport, 0), event(KeyCode.touch, 0), report],
+                                     device: SyntheticTouchscreen.protocolA)
+        #expect(protocolA.releasesWithoutPress == 0)
+    }
+
+    @Test func touchesTakenAwayByAnUnplugAreCounted() throws {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.resistive)
+        panel.down(0, at: Point(x: 100, y: 100))
+        panel.sync()
+        panel.unplug()
+        #expect(try counters(panel.events, device: panel.device).unplugCancelledTouches == 1)
+    }
+
+    @Test func theFieldsAreDottedKeysForTheStatsLine() {
+        var c = InputCounters()
+        c.resyncs = 1
+        c.slotOverflows = 2
+        c.outOfRangeValues = 3
+        c.reusedTrackingIDs = 4
+        c.releasesWithoutPress = 5
+        c.unplugCancelledTouches = 6
+        c.devicesAttached = 7
+        c.devicesRemoved = 8
+        let fields = c.fields()
+        #expect(fields.map(\.key) == [
+            "input.resyncs", "input.slot_overflows", "input.out_of_range", "input.tracking_id_reuse",
+            "input.releases_without_press", "input.unplug_cancelled", "input.devices_attached", "input.devices_removed",
+        ])
+        #expect(fields.map(\.value) == Array(1...8))
+        #expect(InputCounters(decoding: TouchDecoder.Counters(), resyncs: 3).resyncs == 3)
+    }
+}
