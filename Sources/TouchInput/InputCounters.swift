@@ -31,7 +31,7 @@ public struct InputCounters: Hashable, Sendable {
         unplugCancelledTouches = c.releaseCancelledTouches
     }
 
-    static func + (a: InputCounters, b: InputCounters) -> InputCounters {
+    public static func + (a: InputCounters, b: InputCounters) -> InputCounters {
         var sum = a
         sum.resyncs += b.resyncs
         sum.slotOverflows += b.slotOverflows

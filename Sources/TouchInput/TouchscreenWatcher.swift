@@ -87,13 +87,6 @@ public final class TouchscreenWatcher {
         return c
     }
 
-    /// Times the kernel dropped events and the device was resynchronised, over the whole run.
-    public var resyncCount: Int { counters.resyncs }
-
-    /// Slot changes dropped for want of slots, over the whole run: `counters.slotOverflows`,
-    /// under the name the loop's stats line used before `counters`.
-    public var droppedEvents: Int { counters.slotOverflows }
-
     /// Fingers on the glass now.
     public var activeTouchCount: Int { decoder?.activeTouchCount ?? 0 }
 

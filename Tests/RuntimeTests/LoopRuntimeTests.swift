@@ -171,4 +171,20 @@ struct StatsCountTests {
         let next = live.loop.stats.report(at: live.clock.now.adding(seconds: 2), extra: [])
         #expect(!next.contains { $0.0 == "latency.unmeasured" }, "each interval starts afresh: \(next)")
     }
+
+    @Test func theStatsLineCarriesEveryFieldAnIntegratorReadsOnTheSerialConsole() throws {
+        let live = try LiveLoop()
+        live.drag(from: Point(x: 160, y: 190), to: Point(x: 220, y: 190))
+        live.loop.statsLine(at: live.clock.now.adding(seconds: 1))
+        let entry = try #require(live.handler.entries.first { $0.message.description == "stats 1" }, "\(live.messages)")
+        let keys = Set(entry.metadata.keys)
+        for key in ["frames", "fps", "touch.frames", "touches", "overruns", "latency.p50.ms", "latency.p99.ms", "latency.max.ms",
+                    "touches.down", "devices", "log.dropped", "display", "config.generation",
+                    "input.resyncs", "input.slot_overflows", "input.out_of_range", "input.tracking_id_reuse",
+                    "input.releases_without_press", "input.unplug_cancelled", "input.devices_attached", "input.devices_removed"] {
+            #expect(keys.contains(key), "the stats line lacks \(key): \(entry.metadata)")
+        }
+        #expect("\(entry.metadata["touches"] ?? "")" == "1")
+        #expect("\(entry.metadata["devices"] ?? "")" == "0", "no touchscreen in the test's input folder")
+    }
 }

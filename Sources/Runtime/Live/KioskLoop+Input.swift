@@ -27,6 +27,7 @@ extension KioskLoop {
         }
         let filters = TouchFilters(jitterUnits: Int32(settings.jitterUnits),
                                    minimumPressure: settings.minimumPressure > 0 ? Int32(settings.minimumPressure) : nil)
+        if let old = input { retiredInputCounters = retiredInputCounters + old.counters }
         input = nil
         do {
             let watcher = try TouchscreenWatcher(directory: settings.directory, wanted: settings.device, grab: settings.grab,
@@ -41,7 +42,6 @@ extension KioskLoop {
             watcher.attach { event in
                 switch event {
                 case .attached(let path, let name, let kind):
-                    devicesAttached += 1
                     log.info("touchscreen attached", metadata: ["input.device": "\(path)", "input.name": "\(name)", "input.kind": "\(kind)"])
                 case .problem(let text):
                     log.error("touchscreen cannot be used", metadata: ["input.error": "\(text)"])
@@ -71,4 +71,7 @@ extension KioskLoop {
     static func touchRotation(_ settings: InputSettings, display: DisplayRotation) -> Int {
         settings.rotation ?? display.matchingTouchRotation
     }
+
+    /// The touchscreen's counts for the whole run, across reloads and devices.
+    var inputCounters: InputCounters { retiredInputCounters + (input?.counters ?? InputCounters()) }
 }

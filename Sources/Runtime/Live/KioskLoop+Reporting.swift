@@ -36,14 +36,11 @@ extension KioskLoop {
         nextStats = interval > 0 ? now.adding(seconds: interval) : nil
         let fields = stats.report(at: now, extra: [
             ("touches.down", "\(input?.activeTouchCount ?? 0)"),
-            ("input.dropped", "\(input?.droppedEvents ?? 0)"),
-            ("input.resyncs", "\(input?.resyncCount ?? 0)"),
             ("devices", "\(input?.device == nil ? 0 : 1)"),
-            ("devices.attached", "\(devicesAttached)"),
             ("log.dropped", "\(logPump?.droppedLines ?? 0)"),
             ("display", displayDown ? "down" : blanking.isBlanked ? "blank" : "on"),
             ("config.generation", "\(generation)"),
-        ])
+        ] + inputCounters.fields().map { ($0.key, "\($0.value)") })
         var metadata: Logger.Metadata = [:]
         for (k, v) in fields { metadata[k] = "\(v)" }
         // Numbered: a gap in the numbers on the serial console shows lines were lost, and the

@@ -97,7 +97,8 @@ public final class KioskLoop {
     var nextDisplayRetry: Instant?
     var nextStats: Instant?
     var reloadPending = false
-    var devicesAttached = 0
+    /// The counts of touchscreen watchers a reload replaced: the stats line's totals are the run's.
+    var retiredInputCounters = InputCounters()
     var decisionsLogged = 0
     var recognizerNanoseconds: Int64 = 0
     /// Deadlines that fell before a delivered frame fire first: timers' time, not recognizers',
@@ -278,15 +279,13 @@ public final class KioskLoop {
         deliveryTimerNanoseconds = 0
         let inputStart = clock()
         stall(.input)
-        let resyncsBefore = input?.resyncCount ?? 0
-        let droppedBefore = input?.droppedEvents ?? 0
+        let resyncsBefore = input?.counters.resyncs ?? 0
         if let input {
             input.service { event in
                 switch event {
                 case .frame(let frame):
                     deliver(frame, touchesDown: input.activeTouchCount)
                 case .attached(let path, let name, let kind):
-                    devicesAttached += 1
                     log.info("touchscreen attached", metadata: ["input.device": "\(path)", "input.name": "\(name)", "input.kind": "\(kind)"])
                 case .detached(let path, let name):
                     log.warning("touchscreen removed; its touches were cancelled", metadata: ["input.device": "\(path)", "input.name": "\(name)"])
@@ -296,9 +295,9 @@ public final class KioskLoop {
             }
         }
         stage(.input, elapsedNanoseconds(since: inputStart) - recognizerNanoseconds - deliveryTimerNanoseconds)
-        if let input, input.resyncCount > resyncsBefore {
+        if let input, input.counters.resyncs > resyncsBefore {
             log.warning("the kernel dropped input events (SYN_DROPPED); resynchronised, no touch left down", metadata: [
-                "input.resyncs": "\(input.resyncCount)", "input.dropped": "\(input.droppedEvents - droppedBefore)",
+                "input.resyncs": "\(inputCounters.resyncs)",
             ])
         }
         if recognizerNanoseconds > 0 { stage(.recognizers, recognizerNanoseconds) }
