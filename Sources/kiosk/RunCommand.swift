@@ -43,8 +43,8 @@ struct RunCommand: ParsableCommand {
             }
             stall = (stage, ms)
         }
-        // The log is set up from the file before anything else, so even a bad display is logged
-        // on the serial console; a file that does not read at all is reported on stderr.
+        // The log is set up from the file before anything else, so even a bad display or a bad
+        // file is logged on the serial console (see LogSetup.settings).
         let logging = LogSetup.start(configPath: config, override: level)
         let options = KioskLoop.Options(configPath: config, logLevel: level, injectedStall: stall,
                                         environment: ProcessInfo.processInfo.environment)
