@@ -1,6 +1,9 @@
 import KioskConfig
 import KioskLog
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The kiosk's log as `[log]` sets it up: the serial console and stderr behind one swift-log
 /// handler, with a level a reload can change. Both outputs are bounded and never block; the
@@ -57,6 +60,23 @@ public final class LogOutputs: LogPump {
     }
 
     public func flush() { writer.flush() }
+
+    /// Writes what the outputs still hold, waiting (poll) for each to take it, for at most
+    /// `seconds`: at exit, where the last lines (why the kiosk stopped) matter more than leaving
+    /// at once, and a wire that is only slow would otherwise lose them. A dead wire costs the
+    /// whole wait, so keep it short.
+    public func drain(seconds: Double) {
+        let end = MonotonicClock.seconds() + seconds
+        var fds: [pollfd] = []
+        while true {
+            writer.flush()
+            fds.removeAll(keepingCapacity: true)
+            descriptorsWantingWrite { fds.append(pollfd(fd: $0, events: Int16(POLLOUT), revents: 0)) }
+            let left = end - MonotonicClock.seconds()
+            guard !fds.isEmpty, left > 0 else { return }
+            _ = poll(&fds, nfds_t(fds.count), Int32((left * 1000).rounded(.up)))
+        }
+    }
 
     public func service(now: Double) {
         serial?.reopenIfNeeded(now: now)
