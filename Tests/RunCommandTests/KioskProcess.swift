@@ -79,6 +79,21 @@ final class KioskProcess: Sendable {
         return false
     }
 
+    /// Waits until the process has ended or sleeps (state S: blocked in a system call such as
+    /// poll), for at most `seconds`; true if it has.
+    func waitUntilEndedOrAsleep(seconds: Double = 20) -> Bool {
+        let stat = "/proc/\(process.processIdentifier)/stat"
+        let end = DispatchTime.now() + seconds
+        while DispatchTime.now() < end {
+            guard process.isRunning, let text = try? String(contentsOfFile: stat, encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { return true }
+            let state = text[text.index(after: close)...].dropFirst().first
+            if state == "S" || state == "Z" { return true }
+            usleep(1000)
+        }
+        return false
+    }
+
     /// Sends SIGTERM and waits for the exit status.
     func stop() -> Int32 {
         if process.isRunning { signal(SIGTERM) }

@@ -137,14 +137,7 @@ struct KioskRunCommandTests {
         let writer = open(wire.slavePath, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         try #require(writer >= 0)
         defer { close(writer) }
-        let filler = [UInt8](repeating: UInt8(ascii: "."), count: 1024)
-        var filled = 0
-        while true {
-            let n = write(writer, filler, filler.count)
-            if n <= 0 { break }
-            filled += n
-        }
-        try #require(errno == EAGAIN && filled > 0, "the wire takes no more: \(filled) bytes, \(String(cString: strerror(errno)))")
+        try #require(Self.fill(writer) > 0)
 
         let config = try headlessConfig(log: "stats_interval = 1\nrepeat_interval = 0\nbuffer_lines = 16")
             .replacingOccurrences(of: "serial = \"none\"", with: "serial = \"\(wire.slavePath)\"")
@@ -187,6 +180,37 @@ struct KioskRunCommandTests {
         #expect(readUntil { $0.contains("stopping on SIGTERM; display restored") }, "the last line reaches the wire too: \(serial.suffix(500))")
         let frames = Self.field("frames", in: try #require(k.lines(containing: "stopping on SIGTERM").last)) ?? 0
         #expect(frames >= 31, "the first frame and one a reload: \(frames)")
+    }
+
+    /// The lines still queued when kiosk stops (the stopping line last) reach a wire that is
+    /// slow, not dead: kiosk waits for the wire to take them, for a bounded time, before it exits.
+    @Test func theLastLinesReachASlowWireAtExit() throws {
+        let wire = try PseudoTerminal()
+        let writer = open(wire.slavePath, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        let config = try headlessConfig(log: "repeat_interval = 0\nbuffer_lines = 64")
+            .replacingOccurrences(of: "serial = \"none\"", with: "serial = \"\(wire.slavePath)\"")
+        let k = try KioskProcess(config: config)
+        #expect(k.waitFor("no touchscreen yet"), "\(k.text)")
+        // The wire full while kiosk runs; then 20 lines (10 reloads) wait in its buffer.
+        try #require(Self.fill(writer) > 0)
+        for n in 1...10 {
+            k.signal(SIGHUP)
+            try #require(k.waitFor("config reloaded", count: n), "\(k.text)")
+        }
+        k.signal(SIGTERM)
+        #expect(k.waitFor("stopping on SIGTERM"), "\(k.text)")
+        // Only now does the far end read: kiosk has either exited, its lines lost, or it waits.
+        #expect(k.waitUntilEndedOrAsleep())
+        var serial = ""
+        for _ in 0..<40 where !serial.contains("stopping on SIGTERM; display restored") {
+            serial += String(decoding: readAvailable(wire.master, timeoutMilliseconds: 500), as: UTF8.self)
+        }
+        #expect(k.exitStatus() == 0, "\(k.text)")
+        let lines = serial.split(separator: "\r\n").map { $0.drop { $0 == "." } }
+        #expect(lines.filter { $0.contains("config reloaded") }.count == 10, "\(lines.suffix(5))")
+        #expect(lines.last?.contains("stopping on SIGTERM; display restored") == true, "the stopping line reaches the wire: \(lines.suffix(3))")
     }
 
     /// A config that does not load still reaches the integrator's cable: the error, with file
@@ -271,6 +295,23 @@ struct KioskRunNotifyTests {
 }
 
 extension KioskRunCommandTests {
+    /// Writes dots to a pseudo-terminal's slave until it takes no more, even once the kernel has
+    /// moved what it holds on to the master's read buffer (not writable for 200 ms); the bytes written.
+    static func fill(_ fd: Int32) -> Int {
+        let dots = [UInt8](repeating: UInt8(ascii: "."), count: 1024)
+        var written = 0
+        while true {
+            let n = write(fd, dots, dots.count)
+            if n > 0 {
+                written += n
+                continue
+            }
+            guard n < 0, errno == EAGAIN || errno == EINTR else { return written }
+            var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            if poll(&entry, 1, 200) == 0 { return written }
+        }
+    }
+
     /// The number in a log line's `key=N` field.
     static func field(_ key: String, in line: Substring) -> Int? {
         guard let r = line.range(of: " \(key)=") else { return nil }
