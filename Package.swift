@@ -82,13 +82,13 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "Geometry", "kiosk", "KioskTestSupport"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "Gestures", "Geometry"]),
         .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "Gestures", "Geometry"]),
-        .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskTestSupport", .product(name: "Logging", package: "swift-log"),
                                                          .product(name: "InMemoryLogging", package: "swift-log")]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "KioskLog", "KioskConfig", "Scene", "Gestures", "Geometry",
                                                         "InputEvents", "Render", "Display",
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "InMemoryLogging", package: "swift-log")]),
-        // Running the built kiosk from the command tests of several targets.
+        // Running the built kiosk from the command tests of several targets; a pseudo-terminal for a serial port.
         .target(name: "KioskTestSupport", path: "Tests/Support"),
         // `kiosk run` and deploy/ as an integrator meets them: the built executable, signals, files.
         .testTarget(name: "RunCommandTests", dependencies: ["kiosk", "Render", "KioskLog", "KioskTestSupport"]),

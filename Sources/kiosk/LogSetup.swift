@@ -1,3 +1,4 @@
+import Foundation
 import KioskConfig
 import Logging
 import Runtime
@@ -9,13 +10,21 @@ struct LogSetup {
     var pump: LogOutputs
 
     static func start(configPath: String, override: Logger.Level?) -> LogSetup {
-        // A file that does not read is reported by the loop itself, through this log on stderr
-        // only: its serial port may drive something else.
-        var settings = LogSettings()
-        settings.serial = nil
-        if let configuration = try? KioskConfiguration.load(path: configPath) { settings = configuration.runtime.log }
-        let outputs = LogOutputs(settings, override: override)
+        let outputs = LogOutputs(settings(configPath: configPath), override: override)
         return LogSetup(logger: outputs.bootstrap(), pump: outputs)
+    }
+
+    /// The file's `[log]`. A file that does not load is reported where the integrator reads the
+    /// log, often only through the cable: the serial device its `[log]` names when that part
+    /// reads, else the default device when the machine has one (a kiosk's serial console), else
+    /// stderr only.
+    static func settings(configPath: String) -> LogSettings {
+        if let configuration = try? KioskConfiguration.load(path: configPath) { return configuration.runtime.log }
+        var settings = LogSettings.salvaged(fromFile: configPath) ?? LogSettings()
+        if let serial = settings.serial, serial == LogSettings().serial, !FileManager.default.fileExists(atPath: serial) {
+            settings.serial = nil
+        }
+        return settings
     }
 
     func setLevel(_ level: Logger.Level) { pump.level.level = level }

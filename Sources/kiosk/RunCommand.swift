@@ -43,8 +43,8 @@ struct RunCommand: ParsableCommand {
             }
             stall = (stage, ms)
         }
-        // The log is set up from the file before anything else, so even a bad display is logged
-        // on the serial console; a file that does not read at all is reported on stderr.
+        // The log is set up from the file before anything else, so even a bad display or a bad
+        // file is logged on the serial console (see LogSetup.settings).
         let logging = LogSetup.start(configPath: config, override: level)
         let options = KioskLoop.Options(configPath: config, logLevel: level, injectedStall: stall,
                                         environment: ProcessInfo.processInfo.environment)
@@ -53,7 +53,7 @@ struct RunCommand: ParsableCommand {
             loop = try KioskLoop(options: options, logger: logging.logger, logPump: logging.pump)
         } catch {
             logging.logger.critical("kiosk cannot start: \(error)")
-            logging.pump.drain(seconds: 2)
+            logging.pump.drain(seconds: Self.exitDrainSeconds)
             switch error {
             case .config: throw ExitCode(2)
             case .display: throw ExitCode(1)
@@ -64,8 +64,15 @@ struct RunCommand: ParsableCommand {
             _ = try loop.run()
         } catch {
             logging.logger.critical("kiosk cannot run: \(error)")
-            logging.pump.drain(seconds: 2)
+            logging.pump.drain(seconds: Self.exitDrainSeconds)
             throw ExitCode(1)
         }
+        // The display is back already; the last lines (the stopping line) still have to reach
+        // the wire, which the loop only flushed without waiting.
+        logging.pump.drain(seconds: Self.exitDrainSeconds)
     }
+
+    /// How long kiosk waits at exit for the log's outputs to take their last lines: at 115200
+    /// baud, about 150 lines; a wire that takes nothing delays the exit this long.
+    static let exitDrainSeconds = 2.0
 }

@@ -43,7 +43,7 @@ enum KernelHarness {
 
     /// `binaries` are host files copied into the working directory as they are (executables with
     /// their shared libraries). With `screendump`, the screen is saved there as a PPM when the
-    /// script prints "KIOSK-SCREENDUMP" (see run-in-vm.sh).
+    /// script prints "KIOSK-SCREENDUMP" or runs `screendump` (see run-in-vm.sh).
     static func run(script: String, files: [String: String], binaries: [String] = [], screendump: String? = nil,
                     secondSerialPort: Bool = false) throws -> Run {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-vm-\(UUID().uuidString)")
@@ -77,5 +77,31 @@ enum KernelHarness {
         let console = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
         let serial2 = secondSerialPort ? (try? String(contentsOfFile: serial2Path, encoding: .utf8)) ?? "" : ""
         return Run(status: p.terminationStatus, console: console, serial2: serial2.replacingOccurrences(of: "\r\n", with: "\n"))
+    }
+
+    /// What `kiosk` printed when run on this machine, and its exit status.
+    struct HostRun {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs the built `kiosk` on this machine in `directory`, as an integrator replays a trace on
+    /// a laptop; its output goes through files there, so neither pipe can fill and stall it.
+    static func kiosk(_ arguments: [String], in directory: URL) throws -> HostRun {
+        let outPath = directory.appendingPathComponent("kiosk.stdout").path
+        let errPath = directory.appendingPathComponent("kiosk.stderr").path
+        try #require(FileManager.default.createFile(atPath: outPath, contents: nil))
+        try #require(FileManager.default.createFile(atPath: errPath, contents: nil))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: kioskBinary)
+        p.arguments = arguments
+        p.currentDirectoryURL = directory
+        p.standardOutput = FileHandle(forWritingAtPath: outPath)
+        p.standardError = FileHandle(forWritingAtPath: errPath)
+        try p.run()
+        p.waitUntilExit()
+        return HostRun(status: p.terminationStatus, stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+                       stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import KioskLog
+import KioskTestSupport
 import Logging
 import Testing
 

@@ -1,5 +1,6 @@
 import Glibc
 import KioskLog
+import KioskTestSupport
 import Testing
 
 @Suite struct StderrLogSinkTests {

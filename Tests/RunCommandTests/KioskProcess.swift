@@ -63,6 +63,37 @@ final class KioskProcess: Sendable {
 
     func signal(_ s: Int32) { kill(process.processIdentifier, s) }
 
+    /// Stops the process (SIGSTOP) and waits until the kernel says it is stopped, as a frame that
+    /// runs long holds the loop: signals sent meanwhile wait together.
+    func freeze() -> Bool {
+        signal(SIGSTOP)
+        let stat = "/proc/\(process.processIdentifier)/stat"
+        for _ in 0..<2000 {
+            // The state is the field after the command name in parentheses.
+            if let text = try? String(contentsOfFile: stat, encoding: .utf8), let close = text.lastIndex(of: ")"),
+               text[text.index(after: close)...].hasPrefix(" T") {
+                return true
+            }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    /// Waits until the process has ended or sleeps (state S: blocked in a system call such as
+    /// poll), for at most `seconds`; true if it has.
+    func waitUntilEndedOrAsleep(seconds: Double = 20) -> Bool {
+        let stat = "/proc/\(process.processIdentifier)/stat"
+        let end = DispatchTime.now() + seconds
+        while DispatchTime.now() < end {
+            guard process.isRunning, let text = try? String(contentsOfFile: stat, encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { return true }
+            let state = text[text.index(after: close)...].dropFirst().first
+            if state == "S" || state == "Z" { return true }
+            usleep(1000)
+        }
+        return false
+    }
+
     /// Sends SIGTERM and waits for the exit status.
     func stop() -> Int32 {
         if process.isRunning { signal(SIGTERM) }
@@ -71,11 +102,22 @@ final class KioskProcess: Sendable {
         return process.terminationStatus
     }
 
-    /// Waits for the process to end by itself.
-    func exitStatus() -> Int32 {
+    /// Waits for the process to end by itself, or kills it after `seconds`, which is a failure.
+    func exitStatus(seconds: Double = 20) -> Int32 {
+        if !waitForExit(seconds: seconds) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         _ = waitFor("\u{0}", seconds: 0.5)
         return process.terminationStatus
+    }
+
+    /// Waits until the process has ended, for at most `seconds`; true if it has.
+    func waitForExit(seconds: Double) -> Bool {
+        let end = DispatchTime.now() + seconds
+        while process.isRunning {
+            if DispatchTime.now() >= end { return false }
+            _ = arrived.wait(timeout: .now() + 0.05)
+        }
+        return true
     }
 
     deinit {

@@ -1,10 +1,12 @@
 import Foundation
+import KioskTestSupport
 import Render
 import Testing
 
 /// `kiosk run` as a process on this machine: a headless display, no touchscreen, the log on
-/// stderr. Signals, reloads, screenshots, a slow stage, the serial device missing, systemd's
-/// socket. (The real panel, touchscreen and serial port: KernelTests' end-to-end boot.)
+/// stderr. Signals and storms of them, reloads, screenshots, a slow stage, the serial device
+/// missing or too slow (a pseudo-terminal), a bad config reported on it, systemd's socket. (The
+/// real panel, touchscreen and serial port: KernelTests' end-to-end boot.)
 @Suite("kiosk run, the command", .serialized)
 struct KioskRunCommandTests {
     @Test func startsWaitsForATouchscreenAndStopsCleanlyOnSIGTERM() throws {
@@ -58,18 +60,62 @@ struct KioskRunCommandTests {
         #expect(k.stop() == 0)
     }
 
-    @Test func aStormOfSignalsIsCoalescedAndTheKioskStaysUp() throws {
+    @Test func sigintStopsItCleanlyToo() throws {
         let k = try KioskProcess(config: try headlessConfig())
         #expect(k.waitFor("no touchscreen yet"), "\(k.text)")
-        for _ in 0..<300 {
-            k.signal(SIGHUP)
-            k.signal(SIGUSR1)
+        k.signal(SIGINT)
+        #expect(k.exitStatus() == 0, "\(k.text)")
+        #expect(k.text.split(separator: "\n").last?.contains("stopping on SIGINT; display restored") == true, "\(k.text)")
+    }
+
+    /// Signals of one kind that are pending together are one (the kernel keeps one of each), and
+    /// the loop acts on each kind at most once a wake-up. Three storms of HUP and USR1 mixed:
+    /// 1. 200 of each while the kiosk is held (SIGSTOP, as a long frame would hold it): exactly
+    ///    one reload and one screenshot; a USR1 sent alone afterwards is answered (responsive).
+    /// 2. 200 of each while it runs: how many it sees apart depends on the scheduler, so the
+    ///    bound is the signals sent; each reload and screenshot is whole (every screenshot logged
+    ///    is on disk), and all are done within two stats lines.
+    /// 3. 200 of each and then TERM while it is held: it stops at once with status 0, doing
+    ///    neither the reload nor the screenshot asked for in the same instant.
+    @Test func stormsOfSignalsAreCoalescedAnsweredAndATermEndsThem() throws {
+        let k = try KioskProcess(config: try headlessConfig(log: "stats_interval = 1\nrepeat_interval = 0"))
+        #expect(k.waitFor(" stats "), "\(k.text)")
+        func count(_ s: String) -> Int { k.lines(containing: s).count }
+        func pngs() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: k.folder.path).filter { $0.hasSuffix(".png") }.count }
+        func storm() {
+            for i in 0..<400 { k.signal(i % 2 == 0 ? SIGHUP : SIGUSR1) }
         }
+
+        try #require(k.freeze(), "kiosk did not stop on SIGSTOP")
+        storm()
+        k.signal(SIGCONT)
         #expect(k.waitFor("config reloaded"), "\(k.text)")
         #expect(k.waitFor("screenshot written"), "\(k.text)")
-        #expect(k.stop() == 0, "\(k.text)")
-        #expect(k.lines(containing: "config reloaded").count < 300, "signals of a kind pending together are one")
-        #expect(k.lines(containing: "stopping on SIGTERM").count == 1)
+        k.signal(SIGUSR1)
+        #expect(k.waitFor("screenshot written", count: 2), "a signal on its own after the storm is answered: \(k.text)")
+        #expect(count("SIGHUP: reloading") == 1 && count("config reloaded") == 1, "\(k.lines(containing: "reload"))")
+        #expect(try count("screenshot written") == 2 && pngs() == 2)
+
+        storm()
+        // Signals sent before a stats line's wake-up began have all been read by its end: two
+        // stats lines after the storm, nothing of it is left.
+        let statsBefore = count(" stats ")
+        #expect(k.waitFor(" stats ", count: statsBefore + 2), "\(k.text)")
+        let reloads = count("config reloaded") - 1, shots = count("screenshot written") - 2
+        #expect(reloads >= 1 && reloads <= 200, "reloads in the live storm: \(reloads)")
+        #expect(shots >= 1 && shots <= 200, "screenshots in the live storm: \(shots)")
+        #expect(count("SIGHUP: reloading") == count("config reloaded"), "every reload asked for was done")
+        #expect(try pngs() == count("screenshot written"), "every screenshot logged is on disk")
+
+        let (reloadsBefore, shotsBefore) = (count("config reloaded"), count("screenshot written"))
+        try #require(k.freeze(), "kiosk did not stop on SIGSTOP")
+        storm()
+        k.signal(SIGTERM)
+        k.signal(SIGCONT)
+        #expect(k.exitStatus() == 0, "\(k.text)")
+        #expect(count("config reloaded") == reloadsBefore && count("screenshot written") == shotsBefore, "\(k.text.suffix(2000))")
+        #expect(count("stopping on SIGTERM") == 1)
+        #expect(k.text.split(separator: "\n").last?.contains("stopping on SIGTERM; display restored") == true, "\(k.text.suffix(2000))")
     }
 
     @Test func aStageOverrunIsCountedLoggedAndReportedInTheStats() throws {
@@ -80,6 +126,114 @@ struct KioskRunCommandTests {
         #expect(k.waitFor(" stats "), "\(k.text)")
         #expect(k.lines(containing: " stats ").first?.contains("overruns=render:1") == true, "\(k.text)")
         #expect(k.stop() == 0)
+    }
+
+    /// The serial line cannot keep up: a pseudo-terminal whose far end nobody reads, filled
+    /// first as a 115200 baud wire is by a chatty log, and a 16-line buffer. The loop does not
+    /// notice: each SIGHUP is answered and drawn, stats lines reach stderr and count the lines
+    /// dropped; once the far end reads, the serial side says `dropped N lines` where the gap is.
+    @Test func aSerialLineTooSlowDropsLinesAndTheLoopGoesOn() throws {
+        let wire = try PseudoTerminal()
+        let writer = open(wire.slavePath, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        try #require(Self.fill(writer) > 0)
+
+        let config = try headlessConfig(log: "stats_interval = 1\nrepeat_interval = 0\nbuffer_lines = 16")
+            .replacingOccurrences(of: "serial = \"none\"", with: "serial = \"\(wire.slavePath)\"")
+        let k = try KioskProcess(config: config)
+        #expect(k.waitFor(" stats "), "\(k.text)")
+        // 30 reloads are 60 lines, beyond the 16 the buffer holds: each one is answered all the same.
+        for n in 1...30 {
+            k.signal(SIGHUP)
+            try #require(k.waitFor("config reloaded", count: n), "reload \(n) not answered: \(k.text.suffix(2000))")
+        }
+        let before = k.lines(containing: " stats ").count
+        #expect(k.waitFor(" stats ", count: before + 1), "\(k.text)")
+        let stats = try #require(k.lines(containing: " stats ").last)
+        let dropped = Self.field("log.dropped", in: stats) ?? 0
+        #expect(dropped > 0, "the stats line counts the dropped lines: \(stats)")
+
+        // The far end reads: the filler, the 16 lines the buffer held, the notice, then what follows.
+        var serial = ""
+        func readUntil(_ done: (String) -> Bool) -> Bool {
+            for _ in 0..<40 where !done(serial) {
+                serial += String(decoding: readAvailable(wire.master, timeoutMilliseconds: 500), as: UTF8.self)
+            }
+            return done(serial)
+        }
+        #expect(readUntil { $0.contains("dropped ") && $0.contains("kiosk starting") }, "serial side: \(serial.suffix(2000))")
+        let lines = serial.split(separator: "\r\n").map { $0.drop { $0 == "." } }
+        #expect(lines.first { $0.contains("kiosk starting") } != nil, "the first lines wait in the buffer: \(lines.prefix(3))")
+        // Every dropped line is in a notice: read on until a stats line written after them all.
+        let statsSeen = lines.filter { $0.contains(" stats ") }.count
+        #expect(readUntil { $0.split(separator: "\r\n").filter { $0.contains(" stats ") }.count > statsSeen + 1 }, "\(serial.suffix(2000))")
+        let all = serial.split(separator: "\r\n")
+        let notices = all.compactMap { line -> Int? in
+            guard let r = line.range(of: "dropped "), line.hasSuffix(" lines") else { return nil }
+            return Int(line[r.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(!notices.isEmpty)
+        let lastStats = try #require(all.last { $0.contains(" stats ") })
+        #expect(notices.reduce(0, +) == Self.field("log.dropped", in: lastStats), "notices \(notices); \(lastStats)")
+        #expect(k.stop() == 0, "\(k.text.suffix(2000))")
+        #expect(readUntil { $0.contains("stopping on SIGTERM; display restored") }, "the last line reaches the wire too: \(serial.suffix(500))")
+        let frames = Self.field("frames", in: try #require(k.lines(containing: "stopping on SIGTERM").last)) ?? 0
+        #expect(frames >= 31, "the first frame and one a reload: \(frames)")
+    }
+
+    /// The lines still queued when kiosk stops (the stopping line last) reach a wire that is
+    /// slow, not dead: kiosk waits for the wire to take them, for a bounded time, before it exits.
+    @Test func theLastLinesReachASlowWireAtExit() throws {
+        let wire = try PseudoTerminal()
+        let writer = open(wire.slavePath, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        let config = try headlessConfig(log: "repeat_interval = 0\nbuffer_lines = 64")
+            .replacingOccurrences(of: "serial = \"none\"", with: "serial = \"\(wire.slavePath)\"")
+        let k = try KioskProcess(config: config)
+        #expect(k.waitFor("no touchscreen yet"), "\(k.text)")
+        // The wire full while kiosk runs; then 20 lines (10 reloads) wait in its buffer.
+        try #require(Self.fill(writer) > 0)
+        for n in 1...10 {
+            k.signal(SIGHUP)
+            try #require(k.waitFor("config reloaded", count: n), "\(k.text)")
+        }
+        k.signal(SIGTERM)
+        #expect(k.waitFor("stopping on SIGTERM"), "\(k.text)")
+        // Only now does the far end read: kiosk has either exited, its lines lost, or it waits.
+        #expect(k.waitUntilEndedOrAsleep())
+        var serial = ""
+        for _ in 0..<40 where !serial.contains("stopping on SIGTERM; display restored") {
+            serial += String(decoding: readAvailable(wire.master, timeoutMilliseconds: 500), as: UTF8.self)
+        }
+        #expect(k.exitStatus() == 0, "\(k.text)")
+        let lines = serial.split(separator: "\r\n").map { $0.drop { $0 == "." } }
+        #expect(lines.filter { $0.contains("config reloaded") }.count == 10, "\(lines.suffix(5))")
+        #expect(lines.last?.contains("stopping on SIGTERM; display restored") == true, "the stopping line reaches the wire: \(lines.suffix(3))")
+    }
+
+    /// A config that does not load still reaches the integrator's cable: the error, with file
+    /// and line, goes to the serial device its `[log]` names, even when `[log]` itself is the
+    /// part that is wrong, as well as to stderr; the exit status is 2.
+    @Test(arguments: [("display", "rotation = 45", "display.rotation"), ("log", "levle = \"debug\"", "log.levle")])
+    func aConfigThatDoesNotLoadIsReportedOnTheSerialDeviceItNames(section: String, mistake: String, key: String) throws {
+        let wire = try PseudoTerminal()
+        let good = try headlessConfig().replacingOccurrences(of: "serial = \"none\"", with: "serial = \"\(wire.slavePath)\"")
+        let k = try KioskProcess(config: good.replacingOccurrences(of: "[\(section)]\n", with: "[\(section)]\n\(mistake)\n"))
+        #expect(k.exitStatus() == 2)
+        let number = try #require(try String(contentsOfFile: k.configPath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .firstIndex { $0 == mistake }).advanced(by: 1)
+        let expected = "kiosk.conf:\(number): \(key)"
+        #expect(k.lines(containing: "kiosk cannot start").first?.contains(expected) == true, "stderr: \(k.text)")
+        let serial = read(wire.master, through: "\r\n")
+        #expect(serial.contains("critical kiosk cannot start") && serial.contains(expected), "serial side: \(serial)")
+    }
+
+    @Test func aFileThatIsNotTOMLExitsWithStatus2AndSaysWhere() throws {
+        let k = try KioskProcess(config: try headlessConfig(tail: "[log\n"))
+        #expect(k.exitStatus() == 2)
+        #expect(k.lines(containing: "kiosk cannot start").first?.contains("not valid TOML") == true, "\(k.text)")
     }
 
     @Test func aMissingSerialDeviceIsReportedAndTheKioskRunsOn() throws {
@@ -137,5 +291,30 @@ struct KioskRunNotifyTests {
             }
         }
         #expect(stopping)
+    }
+}
+
+extension KioskRunCommandTests {
+    /// Writes dots to a pseudo-terminal's slave until it takes no more, even once the kernel has
+    /// moved what it holds on to the master's read buffer (not writable for 200 ms); the bytes written.
+    static func fill(_ fd: Int32) -> Int {
+        let dots = [UInt8](repeating: UInt8(ascii: "."), count: 1024)
+        var written = 0
+        while true {
+            let n = write(fd, dots, dots.count)
+            if n > 0 {
+                written += n
+                continue
+            }
+            guard n < 0, errno == EAGAIN || errno == EINTR else { return written }
+            var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            if poll(&entry, 1, 200) == 0 { return written }
+        }
+    }
+
+    /// The number in a log line's `key=N` field.
+    static func field(_ key: String, in line: Substring) -> Int? {
+        guard let r = line.range(of: " \(key)=") else { return nil }
+        return Int(line[r.upperBound...].prefix { $0.isNumber })
     }
 }

@@ -13,8 +13,10 @@
 #
 # With KIOSK_VM_SCREENDUMP=FILE.ppm, the QEMU monitor listens on a socket, and when the script
 # prints a line "KIOSK-SCREENDUMP" the screen (virtio-gpu's scanout) is saved to FILE.ppm with
-# the monitor's screendump ("KIOSK-SCREENDUMP:NAME" saves FILE-NAME.ppm); the script goes on at
-# once, so it must hold the frame a few seconds.
+# the monitor's screendump ("KIOSK-SCREENDUMP:NAME" saves FILE-NAME.ppm). A script that prints
+# the line itself goes on at once, so it must hold the frame a few seconds; `screendump [NAME]`
+# prints it and returns only once the host has saved the screen (the host says so on a third
+# serial port, /dev/ttyS2 inside), so the script need not guess how long to hold it.
 #
 # With KIOSK_VM_SERIAL2=FILE, a second serial port (/dev/ttyS1 inside) is written to FILE: a
 # kiosk's serial console log, kept apart from the script's output on the first.
@@ -96,12 +98,32 @@ for m in $(cat /modules.order); do
     insmod "$m" 2>/dev/null
 done
 mdev -s 2>/dev/null
+# The host's word that a screendump was taken (run-in-vm.sh's screendump helper waits for it).
+if stty -F /dev/ttyS2 raw -echo 2>/dev/null; then
+    cat /dev/ttyS2 > /tmp/screendumps-taken &
+fi
 echo KIOSK-VM-READY
 cd /payload && sh /payload/script.sh
 echo "KIOSK-VM-EXIT $?"
 poweroff -f
 INIT
 chmod +x "$root/init"
+cat > "$root/bin/screendump" <<'DUMP'
+#!/bin/busybox sh
+# screendump [NAME]: the host saves the screen as KIOSK-SCREENDUMP[:NAME] asks; returns once it
+# has (status 1 after 60 s without the host's word).
+taken="taken ${1:--}"
+count() { grep -cx "$taken" /tmp/screendumps-taken 2>/dev/null || true; }
+before=$(count)
+echo "KIOSK-SCREENDUMP${1:+:$1}"
+for i in $(seq 1 600); do
+    [ "$(count)" -gt "${before:-0}" ] && exit 0
+    sleep 0.1
+done
+echo "KIOSK-TIMEOUT waiting for the screendump ${1:-}"
+exit 1
+DUMP
+chmod +x "$root/bin/screendump"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$run/initrd.cpio.gz"
 
 serial="$run/serial.log"
@@ -110,9 +132,10 @@ monitor=(-monitor none)
 watcher=
 if [ -n "${KIOSK_VM_SCREENDUMP:-}" ]; then
     monitor=(-monitor "unix:$run/monitor.sock,server,nowait")
-    python3 - "$serial" "$run/monitor.sock" "$KIOSK_VM_SCREENDUMP" "${KIOSK_VM_TIMEOUT:-180}" <<'PY' &
+    monitor+=(-chardev "socket,id=taken,path=$run/taken.sock,server=on,wait=off" -device isa-serial,chardev=taken,index=2)
+    python3 - "$serial" "$run/monitor.sock" "$KIOSK_VM_SCREENDUMP" "${KIOSK_VM_TIMEOUT:-180}" "$run/taken.sock" <<'PY' &
 import os, re, socket, sys, time
-serial, sock_path, dump, limit = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3]), float(sys.argv[4])
+serial, sock_path, dump, limit, taken_path = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
 end = time.time() + limit
 marker = re.compile(rb"^KIOSK-SCREENDUMP(?::([A-Za-z0-9_-]+))?\r?$", re.M)
 s = None
@@ -139,13 +162,18 @@ while time.time() < end:
             s = socket.socket(socket.AF_UNIX)
             s.connect(sock_path)
             until_prompt()
+            taken = socket.socket(socket.AF_UNIX)
+            taken.connect(taken_path)
         s.sendall(b"screendump " + path.encode() + b"\n")
         reply = until_prompt()
         if b"rror" in reply:
             print("run-in-vm: screendump: " + reply.decode(errors="replace"), file=sys.stderr)
+        else:
+            taken.sendall(b"taken " + (suffix or b"-") + b"\n")
     done = len(found)
 if s is not None:
     s.close()
+    taken.close()
 PY
     watcher=$!
 fi

@@ -1,6 +1,9 @@
 import KioskConfig
 import KioskLog
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The kiosk's log as `[log]` sets it up: the serial console and stderr behind one swift-log
 /// handler, with a level a reload can change. Both outputs are bounded and never block; the
