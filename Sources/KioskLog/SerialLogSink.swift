@@ -35,7 +35,7 @@ public final class SerialLogSink: LogSink {
     ///     itself, so a quiet log reaches the wire without waiting for the poll loop.
     /// - Throws: `LogSinkError` for a baud rate termios has no constant for.
     public init(
-        path: String, baud: Int, capacity: Int, maxLineBytes: Int = 512, retryInterval: Double = 5,
+        path: String, baud: Int, capacity: Int, maxLineBytes: Int = LogLineLimit.bytes, retryInterval: Double = 5,
         now: Double, writeImmediately: Bool = true
     ) throws(LogSinkError) {
         self.path = path

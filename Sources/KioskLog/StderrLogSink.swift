@@ -29,7 +29,7 @@ public final class StderrLogSink: LogSink {
     ///   - capacity: lines held while the reader is slow; never grows.
     ///   - maxLineBytes: longer lines are cut and end with `...`; at most `PIPE_BUF` - 1.
     ///   - writeImmediately: when the buffer is empty, `enqueue` tries one non-blocking write itself.
-    public init(fileDescriptor: Int32 = STDERR_FILENO, capacity: Int, maxLineBytes: Int = 512, writeImmediately: Bool = true) {
+    public init(fileDescriptor: Int32 = STDERR_FILENO, capacity: Int, maxLineBytes: Int = LogLineLimit.bytes, writeImmediately: Bool = true) {
         var status = stat()
         isSocket = fstat(fileDescriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK
         self.writeImmediately = writeImmediately

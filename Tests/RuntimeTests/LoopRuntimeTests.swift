@@ -4,6 +4,7 @@ import Geometry
 import Gestures
 import InMemoryLogging
 import KioskConfig
+import KioskLog
 import Logging
 import Render
 @testable import Runtime
@@ -185,6 +186,13 @@ struct StatsCountTests {
             #expect(keys.contains(key), "the stats line lacks \(key): \(entry.metadata)")
         }
         #expect("\(entry.metadata["touches"] ?? "")" == "1")
+        // Written as the serial console would, with every stage that can run and large figures
+        // (a month up, a slow stage, seven-digit counts), it fits one log line whole.
+        var worst = entry.metadata.mapValues { _ in Logger.MetadataValue.string("9999999") }
+        for stage in KioskLoop.Stage.allCases { worst["stage.\(stage.rawValue).ms"] = "999.99/9999.99/99999.99" }
+        worst["overruns"] = .string(KioskLoop.Stage.allCases.map { "\($0.rawValue):99999" }.joined(separator: ","))
+        let line = LogLineFormat.line(timestamp: 2_700_000.123456, level: .info, message: "stats 99999", metadata: worst)
+        #expect(line.utf8.count < LogLineLimit.bytes, "a stats line of \(line.utf8.count) bytes would be cut: \(line)")
         #expect("\(entry.metadata["devices"] ?? "")" == "0", "no touchscreen in the test's input folder")
     }
 }
