@@ -1,0 +1,108 @@
+import Foundation
+import Geometry
+import Gestures
+import InputEvents
+import Render
+import Testing
+
+/// `kiosk run` losing DRM master under a real kernel and getting it back (Tests/vm/display-lost.sh):
+/// a small C tool (Tests/vm/master-thief.c) takes master away the way logind does on a VT switch,
+/// by dropping it on kiosk's own file, and holds it for a while.
+@Suite("kiosk run losing the display on a real kernel",
+       .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools, a C compiler"))
+struct DisplayLostOnRealKernelTests {
+    static let screendumpPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-lost-\(UUID().uuidString).ppm").path
+
+    static let config = KioskRunOnRealKernelTests.sceneOnly(
+        (try? String(contentsOfFile: KioskRunOnRealKernelTests.configPath, encoding: .utf8)) ?? "") + """
+
+        [display]
+        font = "DejaVuSans.ttf"
+
+        [log]
+        serial = "none"
+        stats_interval = 1
+
+        """
+
+    /// One tap on the button, made while kiosk has no display.
+    static let tap: EvemuTrace = {
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        panel.down(0, at: Point(x: 130, y: 424))
+        panel.sync()
+        panel.wait(0.08)
+        panel.up(0)
+        panel.sync()
+        return panel.trace
+    }()
+
+    /// The thief, compiled here with the kernel's DRM header as libdrm-dev installs it.
+    static func buildThief(in folder: URL) throws -> String {
+        let out = folder.appendingPathComponent("master-thief").path
+        let p = Process()
+        let source = KernelHarness.root.appendingPathComponent("Tests/vm/master-thief.c").path
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "cc -O2 -Wall -Werror $(pkg-config --cflags libdrm) -o \"$1\" \"$2\"", "sh", out, source]
+        try p.run()
+        p.waitUntilExit()
+        try #require(p.terminationStatus == 0, "cc master-thief.c failed")
+        return out
+    }
+
+    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-thief-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/display-lost.sh").path, encoding: .utf8)
+        return try KernelHarness.run(script: script, files: ["kiosk.conf": config, "tap.evemu": tap.text],
+                                     binaries: [KernelHarness.kioskBinary, Font.defaultPath, try buildThief(in: folder)],
+                                     screendump: screendumpPath)
+    })
+
+    func finished() throws -> (run: KernelHarness.Run, log: [Substring]) {
+        let run = try Self.run.get()
+        #expect(run.status == 0, "\(run.console)")
+        #expect(!run.console.contains("KIOSK-TIMEOUT"), "\(run.console)")
+        #expect(run.console.contains("KIOSK-THIEF-EXIT 0"), "\(run.section("KIOSK-THIEF-BEGIN", "KIOSK-THIEF-END") ?? run.console)")
+        let log = try #require(run.section("KIOSK-LOG-BEGIN", "KIOSK-LOG-END"), "\(run.console)").split(separator: "\n")
+        return (run, log)
+    }
+
+    @Test func aRefusedPageFlipIsLoggedTheRetriesAreRefusedWhileMasterIsHeldThenTheDisplayComesBack() throws {
+        let (run, log) = try finished()
+        let lost = try #require(log.firstIndex { $0.contains("display lost") }, "\(log)")
+        #expect(log[lost].contains(" error "), "\(log[lost])")
+        #expect(log[lost].contains("Permission denied") || log[lost].contains("EACCES"), "the kernel refused the flip: \(log[lost])")
+        let back = try #require(log.firstIndex { $0.contains("display back; drawing a whole frame") }, "\(log)")
+        #expect(back > lost)
+        // At least one retry fell while the thief held master: the kernel refused it.
+        #expect(log[lost..<back].contains { $0.contains("display still down") }, "\(log[lost..<back])")
+        // The tap made while the display was down reached the button: input went on.
+        #expect(log[lost...].contains { $0.contains("primaryActionTriggered") } || log.contains { $0.contains("primaryActionTriggered") },
+                "\(log)")
+        #expect(run.console.contains("KIOSK-EXIT 0"), "\(run.console)")
+        #expect(log.last?.contains("stopping on SIGTERM; display restored") == true, "\(log.suffix(3))")
+    }
+
+    /// What is on screen after the display came back is the whole scene as it is now, the button's
+    /// tap included: `kiosk replay` of the same tap and config draws the same picture.
+    @Test func afterItComesBackTheScreenShowsWhatKioskReplayDraws() throws {
+        _ = try finished()
+        let screen = try PPMImage(try #require(FileManager.default.contents(atPath: Self.screendumpPath), "no screendump"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-lost-replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(atPath: Font.defaultPath, toPath: folder.appendingPathComponent("DejaVuSans.ttf").path)
+        try Self.config.write(to: folder.appendingPathComponent("kiosk.conf"), atomically: true, encoding: .utf8)
+        try Self.tap.text.write(to: folder.appendingPathComponent("tap.evemu"), atomically: true, encoding: .utf8)
+        let replay = try KernelHarness.kiosk(["replay", "tap.evemu", "--config", "kiosk.conf", "--screenshot", "replay.png",
+                                              "--state", "state.json"], in: folder)
+        try #require(replay.status == 0, "kiosk replay: \(replay.stderr)")
+        let state = try String(contentsOf: folder.appendingPathComponent("state.json"), encoding: .utf8)
+        #expect(state.contains("\"taps\": 1}"), "the button tapped once: \(state)")
+        let drawn = try PixelBuffer(contentsOfPNG: folder.appendingPathComponent("replay.png").path)
+        let (differing, first) = try screen.differences(from: drawn)
+        #expect(differing == 0, "\(differing) pixels differ, first at \(first ?? ""); screendump kept at \(Self.screendumpPath)")
+        if differing == 0 { try? FileManager.default.removeItem(atPath: Self.screendumpPath) }
+    }
+}

@@ -1,0 +1,49 @@
+# Inside the VM: DRM master taken from a running kiosk, as logind takes it from a session it
+# switches away from, then given back.
+#   1. a uinput FT5406 appears; kiosk run takes it and virtio-gpu's card0;
+#   2. master-thief drops master on kiosk's own DRM file and holds master itself for 4 s; a tap
+#      on the button meanwhile makes kiosk draw: the page flip is refused, kiosk logs the
+#      display lost and goes on with input; its retry 2 s later is refused too (master held);
+#   3. the thief lets go; kiosk takes master back at its next retry and draws the whole scene,
+#      the tap's effect included; the host takes a screendump; SIGTERM ends kiosk.
+# Every wait is on a marker, with a timeout of a minute.
+section() { echo "KIOSK-$1-BEGIN"; cat "$2"; echo "KIOSK-$1-END"; }
+wait_for() {  # wait_for TEXT FILE [COUNT]: until FILE holds TEXT at least COUNT times
+    for i in $(seq 1 600); do [ "$(grep -c "$1" "$2" 2>/dev/null)" -ge "${3:-1}" ] && return 0; sleep 0.1; done
+    echo "KIOSK-TIMEOUT waiting for '$1' in $2"
+    return 1
+}
+settled() {  # settled FILE: until a stats line after the present one counts no frame drawn
+    n=$(grep -c ' stats ' "$1")
+    for i in $(seq 1 600); do
+        grep ' stats ' "$1" | tail -n +$((n + 1)) | grep -q ' frames=0 ' && return 0
+        sleep 0.1
+    done
+    echo "KIOSK-TIMEOUT waiting for a stats line with frames=0 in $1"
+    return 1
+}
+
+evemu-device tap.evemu > /tmp/device.txt 2>&1 &
+wait_for /dev/input/event /tmp/device.txt
+device=$(grep -o '/dev/input/event[0-9]*' /tmp/device.txt)
+./kiosk run --config kiosk.conf --log-level debug > /tmp/run.out 2> /tmp/run.err &
+k=$!
+wait_for "touchscreen attached" /tmp/run.err
+settled /tmp/run.err
+
+./master-thief $k /dev/dri/card0 4 > /tmp/thief.txt 2>&1 &
+thief=$!
+wait_for "took master" /tmp/thief.txt
+evemu-play "$device" < tap.evemu
+wait_for "display lost" /tmp/run.err
+wait_for "let go" /tmp/thief.txt
+wait $thief
+echo "KIOSK-THIEF-EXIT $?"
+wait_for "display back" /tmp/run.err
+settled /tmp/run.err
+screendump
+kill -TERM $k
+wait $k
+echo "KIOSK-EXIT $?"
+section THIEF /tmp/thief.txt
+section LOG /tmp/run.err
