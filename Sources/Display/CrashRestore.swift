@@ -22,12 +22,17 @@ struct CrashRestoreState {
 ///
 /// Without them a crash leaves the CRTC to the kernel: the framebuffers go with the process and
 /// the panel goes dark, unless the kernel's console happens to take it back. The exit status and
-/// the core dump stay those of the crash: each handler runs once (`SA_RESETHAND`) and raises its
-/// signal again. They run on an alternate stack, so a stack overflow is caught too. One display
-/// holds the screen at a time; the handlers are installed while it does.
+/// the core dump stay those of the crash: each handler runs once (`SA_RESETHAND`), puts back the
+/// handler that was there before (Swift's crash backtracer, which then prints its backtrace) and
+/// raises its signal again. They run on an alternate stack, so a stack overflow is caught too.
+/// One display holds the screen at a time; the handlers are installed while it does.
 enum CrashRestore {
-    /// Every signal a crash raises: a bad access, a Swift trap (SIGILL on x86, SIGTRAP on arm64), abort().
-    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+    /// Every signal whose default action kills the process with a core, and which kiosk does not
+    /// take itself: a bad access, a Swift trap (SIGILL on x86, SIGTRAP on arm64), abort(), a
+    /// system call the unit's SystemCallFilter refuses (SIGSYS), SIGQUIT, and resource limits.
+    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS, SIGQUIT, SIGXCPU, SIGXFSZ]
+    /// How many signals are handled, readable from the handler.
+    private static let count = signals.count
     /// Far above the kernel's minimum signal stack on x86_64 and arm64 (SVE included).
     static let alternateStackSize = 64 * 1024
 
@@ -38,8 +43,19 @@ enum CrashRestore {
         return p
     }()
     nonisolated(unsafe) private static let alternateStack = UnsafeMutableRawPointer.allocate(byteCount: alternateStackSize, alignment: 16)
+    /// The signal numbers and the actions installed before ours, side by side, in memory the
+    /// handler can read without touching a Swift array.
+    nonisolated(unsafe) private static let handledSignals: UnsafeMutablePointer<Int32> = {
+        let p = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+        p.initialize(from: signals, count: count)
+        return p
+    }()
+    nonisolated(unsafe) private static let previousActions: UnsafeMutablePointer<sigaction> = {
+        let p = UnsafeMutablePointer<sigaction>.allocate(capacity: count)
+        p.initialize(repeating: sigaction(), count: count)
+        return p
+    }()
     // Set and read only by the thread that drives the display.
-    nonisolated(unsafe) private static var previousActions: [sigaction] = []
     nonisolated(unsafe) private static var previousStack = stack_t()
     nonisolated(unsafe) private static var installed = false
 
@@ -67,10 +83,8 @@ enum CrashRestore {
         action.__sigaction_handler.sa_handler = { signal in CrashRestore.handle(signal) }
         action.sa_flags = kiosk_SA_RESETHAND_ONSTACK
         sigfillset(&action.sa_mask)
-        previousActions = signals.map { signal in
-            var old = sigaction()
-            sigaction(signal, &action, &old)
-            return old
+        for i in signals.indices {
+            sigaction(handledSignals[i], &action, previousActions + i)
         }
         installed = true
     }
@@ -84,12 +98,10 @@ enum CrashRestore {
     static func disarm(fd: Int32) {
         guard installed, state.pointee.fd == fd else { return }
         state.pointee.fd = -1
-        for (signal, old) in zip(signals, previousActions) {
-            var old = old
-            sigaction(signal, &old, nil)
+        for i in signals.indices {
+            sigaction(handledSignals[i], previousActions + i, nil)
         }
         sigaltstack(&previousStack, nil)
-        previousActions = []
         installed = false
     }
 
@@ -121,7 +133,17 @@ enum CrashRestore {
             _ = signal < 10 ? write(2, d.baseAddress! + 1, 1) : write(2, d.baseAddress!, 2)
         }
         _ = write(2, suffix.utf8Start, suffix.utf8CodeUnitCount)
-        // Blocked until the handler returns; then the default action ends the process as the crash would have.
+        // The handler from before ours takes the signal next (Swift's backtracer prints the crash,
+        // then ends the process as the crash would have; or the default action does it).
+        var i = 0
+        while i < count {
+            if handledSignals[i] == signal {
+                sigaction(signal, previousActions + i, nil)
+                break
+            }
+            i += 1
+        }
+        // Blocked until this handler returns.
         raise(signal)
     }
 }

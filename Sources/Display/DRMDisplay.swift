@@ -65,7 +65,10 @@ public final class DRMDisplay {
         modeInfo = connector.modes[choice.mode].info
         guard let crtc = connector.crtcID else { throw DisplayError("\(card.name): \(connector.name): no CRTC can drive it") }
         crtcID = crtc
-        if drmSetMaster(card.fd) != 0 { throw DisplayError.masterRefused(card: card.name, errno: errno) }
+        if drmSetMaster(card.fd) != 0 {
+            let code = errno
+            throw DisplayError.masterRefused(card: card.name, errno: code)
+        }
         isMaster = true
         do throws(DisplayError) {
             buffers = try (0..<2).map { _ throws(DisplayError) in
@@ -201,7 +204,10 @@ public final class DRMDisplay {
     /// sets the mode again from a whole frame. Throws while another process still holds it.
     public func reacquire() throws(DisplayError) {
         if !isMaster {
-            if drmSetMaster(card.fd) != 0 { throw DisplayError.masterRefused(card: card.name, errno: errno, again: true) }
+            if drmSetMaster(card.fd) != 0 {
+                let code = errno
+                throw DisplayError.masterRefused(card: card.name, errno: code, again: true)
+            }
             isMaster = true
         }
         isFlipPending = false

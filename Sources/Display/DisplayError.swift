@@ -8,7 +8,10 @@ public struct DisplayError: Error, CustomStringConvertible {
     /// `drmSetMaster` on `card` failed with `code` (errno): who holds the card, or what the user lacks.
     public static func masterRefused(card: String, errno code: Int32, again: Bool = false) -> DisplayError {
         let cause = switch code {
-        case EBUSY, EINVAL: "another process holds DRM master (a compositor or another kiosk is running)"
+        case EBUSY: "another process holds DRM master (a compositor or another kiosk is running)"
+        // Kernels before 5.x said EINVAL for a master held elsewhere; it also means a node that
+        // cannot have a master (a render node).
+        case EINVAL: "refused: another process may hold DRM master (kernels before 5.x say so this way), or this is not the card's primary node"
         case EACCES, EPERM:
             "permission denied: run kiosk as root, or as a user in group video while no other process holds the card"
         default: String(cString: strerror(code))

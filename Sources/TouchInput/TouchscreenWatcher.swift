@@ -36,6 +36,10 @@ public final class TouchscreenWatcher {
     public private(set) var device: EvdevDevice?
     private var decoder: TouchscreenDecoder?
     private let inotify: Int32
+    /// Where inotify's records are read, made once: a 4 KiB temporary buffer is past the
+    /// standard library's stack fast path, which may then ask glibc for the stack's bounds
+    /// (and glibc reads /proc/self/maps for that) on every wake-up.
+    private let inotifyBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: MemoryLayout<inotify_event>.alignment)
     /// The watch on `directory`; -1 while it does not exist.
     private var directoryWatch: Int32 = -1
     /// While `directory` does not exist: the watch on its nearest parent that does.
@@ -68,7 +72,10 @@ public final class TouchscreenWatcher {
         }
     }
 
-    deinit { close(inotify) }
+    deinit {
+        close(inotify)
+        inotifyBuffer.deallocate()
+    }
 
     /// The descriptors to poll: the directory watch, and the device when one is open.
     public var fileDescriptors: [Int32] { [inotify] + (device.map { [$0.fileDescriptor] } ?? []) }
@@ -136,7 +143,8 @@ public final class TouchscreenWatcher {
     public func service(_ body: (Event) -> Void) {
         var changed = false
         var watchesLost = false
-        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: MemoryLayout<inotify_event>.alignment) { buffer in
+        do {
+            let buffer = inotifyBuffer
             while true {
                 let n = read(inotify, buffer.baseAddress, buffer.count)
                 guard n > 0 else { break }

@@ -85,11 +85,13 @@ struct ShowCommand: ParsableCommand {
             Self.fail("\(error)")
             throw ExitCode(2)
         }
-        // Ctrl-C and SIGTERM are taken by sigtimedwait below, so the display is always put back.
+        // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) are taken by sigtimedwait below, so the
+        // display is always put back.
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         do {
             try show(shadow, card: card, connector: connector ?? settings.connector, rotation: turn, mode: request,

@@ -1,18 +1,17 @@
 # Inside the VM: kiosk show on virtio-gpu's card0. It replays trace.evemu, sets the mode, flips
-# pages and holds the frame; the host takes a screendump meanwhile (KIOSK-SCREENDUMP), and kiosk
-# then puts the display back.
+# pages and holds the frame; the host takes a screendump meanwhile (`screendump`, which returns
+# once the host has saved the screen), and kiosk then puts the display back.
 section() { echo "KIOSK-$1-BEGIN"; cat "$2"; echo "KIOSK-$1-END"; }
 # Waits until the kiosk show writing to $1 has its frame on screen, or has ended.
 shown() { for i in $(seq 1 600); do grep -q KIOSK-SHOWN "$1" && break; kill -0 $2 2>/dev/null || break; sleep 0.1; done; }
 # The screen before any kiosk: the kernel's console on virtio-gpu's framebuffer, with text on it,
 # so that no other screen (a blank one, QEMU's "Display output is not active") passes for it.
 for i in $(seq 1 20); do echo "kiosk display test: the console before kiosk, line $i of 20" > /dev/tty0; done
-echo "KIOSK-SCREENDUMP:before"
-sleep 3
+screendump before
 ./kiosk show --trace trace.evemu --config kiosk.toml --font DejaVuSans.ttf --seconds 6 > /tmp/show.txt 2> /tmp/show.err &
 k=$!
 shown /tmp/show.txt $k
-grep -q KIOSK-SHOWN /tmp/show.txt && echo KIOSK-SCREENDUMP
+grep -q KIOSK-SHOWN /tmp/show.txt && screendump
 wait $k
 echo "KIOSK-SHOW-STATUS $?"
 section SHOW /tmp/show.txt
@@ -21,7 +20,7 @@ section SHOW-LOG /tmp/show.err
 ./kiosk show --trace trace.evemu --config turned.toml --seconds 6 > /tmp/turned.txt 2> /tmp/turned.err &
 k=$!
 shown /tmp/turned.txt $k
-grep -q KIOSK-SHOWN /tmp/turned.txt && echo KIOSK-SCREENDUMP:turned
+grep -q KIOSK-SHOWN /tmp/turned.txt && screendump turned
 wait $k
 echo "KIOSK-TURNED-STATUS $?"
 section TURNED /tmp/turned.txt
@@ -47,9 +46,9 @@ for sig in TERM INT SEGV ABRT KILL; do
     kill -$sig $k
     wait $k
     echo "KIOSK-$sig-STATUS $?"
+    # QEMU shows a modeset on its next display refresh: give it a moment before asking.
     sleep 1
-    echo "KIOSK-SCREENDUMP:$sig"
-    sleep 3
+    screendump $sig
     exec 3<&-
     section $sig-LOG /tmp/$sig.err
 done

@@ -8,9 +8,12 @@ done
 [ -n "$device" ] || { cat /tmp/device.txt; exit 3; }
 evemu-record "$device" > /tmp/recorded.evemu &
 recorder=$!
-sleep 0.5
+# Once evemu-record has the device open, the kernel keeps every event for it.
+for i in $(seq 1 200); do ls -l "/proc/$recorder/fd" 2>/dev/null | grep -q "$device\$" && break; sleep 0.1; done
 evemu-play "$device" < trace.evemu
-sleep 0.5
+# Until the recording has not grown for half a second.
+last=-1
+for i in $(seq 1 40); do size=$(wc -c < /tmp/recorded.evemu); [ "$size" = "$last" ] && break; last=$size; sleep 0.5; done
 kill $recorder
 echo KIOSK-RECORDED-BEGIN
 cat /tmp/recorded.evemu

@@ -15,6 +15,10 @@ wait_for() {  # wait_for TEXT FILE [COUNT]: until FILE holds TEXT at least COUNT
     for i in $(seq 1 200); do [ "$(grep -c "$1" "$2" 2>/dev/null)" -ge "${3:-1}" ] && return 0; sleep 0.1; done
     return 1
 }
+opened() {  # opened PID DEVICE: until process PID has DEVICE open (20 s at most)
+    for i in $(seq 1 200); do ls -l "/proc/$1/fd" 2>/dev/null | grep -q "$2\$" && return 0; sleep 0.1; done
+    return 1
+}
 settled() {  # settled FILE: until FILE has not grown for half a second (20 s at most)
     last=-1
     for i in $(seq 1 40); do
@@ -65,7 +69,8 @@ again=$(grep -o '/dev/input/event[0-9]*' /tmp/replay-device.txt)
 evemu-describe "$again" > /tmp/replay-describe.txt 2>&1
 evemu-record "$again" > /tmp/replayed.evemu 2>&1 &
 other=$!
-sleep 1
+# Once evemu-record has the device open, the kernel keeps every event for it.
+opened $other "$again"
 evemu-play "$again" < /tmp/recorded.evemu
 settled /tmp/replayed.evemu
 kill $other
@@ -97,7 +102,7 @@ section FLOOD-RECORD-LOG /tmp/flood-record.err
 # Another reader, started before kiosk takes the panel (evemu-record refuses a grabbed device).
 evemu-record "$device" > /tmp/grab-other.evemu 2>&1 &
 other=$!
-sleep 1
+opened $other "$device"
 ./kiosk touches --grab --device "$device" > /tmp/grab.txt 2> /tmp/grab.err &
 t=$!
 wait_for listening /tmp/grab.err
@@ -113,7 +118,7 @@ section GRAB-OTHER /tmp/grab-other.evemu
 section GRAB-REFUSED /tmp/grab-refused.txt
 evemu-record "$device" > /tmp/free-other.evemu 2>&1 &
 other=$!
-sleep 1
+opened $other "$device"
 ./kiosk touches --device "$device" > /tmp/free.txt 2> /tmp/free.err &
 t=$!
 wait_for listening /tmp/free.err

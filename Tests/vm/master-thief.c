@@ -1,9 +1,10 @@
 /*
  * Takes DRM master away from a running process, as logind does from a session it switches away
  * from: it duplicates that process's own DRM file (pidfd_getfd), drops master on it, holds master
- * on a file of its own for SECONDS, then lets go. A test tool for the VM, built by the test.
+ * on a file of its own until the file RELEASE exists (a minute at most), then lets go. A test tool
+ * for the VM, built by the test.
  *
- *   master-thief PID CARD SECONDS
+ *   master-thief PID CARD RELEASE
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -24,12 +25,12 @@ static int fail(const char *what) {
 
 int main(int argc, char **argv) {
     if (argc != 4) {
-        fprintf(stderr, "usage: master-thief PID CARD SECONDS\n");
+        fprintf(stderr, "usage: master-thief PID CARD RELEASE\n");
         return 2;
     }
     pid_t pid = (pid_t)atoi(argv[1]);
     const char *card = argv[2];
-    double seconds = atof(argv[3]);
+    const char *release = argv[3];
 
     struct stat wanted;
     if (stat(card, &wanted) != 0) return fail(card);
@@ -63,7 +64,7 @@ int main(int argc, char **argv) {
     if (ioctl(mine, DRM_IOCTL_SET_MASTER, 0) != 0) return fail("DRM_IOCTL_SET_MASTER");
     printf("master-thief: took master from %d\n", (int)pid);
     fflush(stdout);
-    usleep((useconds_t)(seconds * 1e6));
+    for (int i = 0; i < 1200 && access(release, F_OK) != 0; i++) usleep(50000);
     ioctl(mine, DRM_IOCTL_DROP_MASTER, 0);
     close(mine);
     close(theirs);

@@ -52,7 +52,8 @@ extension KioskLoop {
                 log.info("stopping on \(name); display restored", metadata: ["frames": "\(stats.totalFrames)"])
             }
         }
-        logPump?.drain(seconds: Self.exitDrainSeconds)
+        // What is still queued waits for the wire once, in `kiosk run` after the loop returns.
+        logPump?.flush()
         return ending
     }
 }

@@ -230,9 +230,6 @@ public final class KioskLoop {
 
     /// Latency samples kept per frame; more inputs than this before a flip are not all measured.
     static let latencyCapacity = 128
-    /// How long the last log lines may take to leave at exit: at 115200 baud, 2 s carry about
-    /// 150 lines, well inside systemd's stop timeout.
-    static let exitDrainSeconds = 2.0
 
     /// Runs until SIGTERM or SIGINT; the display is put back before it returns.
     public func run() throws(KioskLoopError) -> Ending {
