@@ -50,6 +50,7 @@ let package = Package(
         .executableTarget(
             name: "LoopFrame",
             dependencies: [
+                "LoopFixture",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Runtime", package: kiosk),
                 .product(name: "Display", package: kiosk),
@@ -60,16 +61,20 @@ let package = Package(
             path: "Benchmarks/LoopFrame",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // Steady-state loop frames outside the harness, for a heap profiler: frame-allocations.sh.
-        .executableTarget(
-            name: "FrameAllocations",
+        // The kiosk loop in steady state, a finger on a square: shared by LoopFrame and FrameAllocations.
+        .target(
+            name: "LoopFixture",
             dependencies: [
                 .product(name: "Runtime", package: kiosk),
                 .product(name: "Display", package: kiosk),
-                .product(name: "Render", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
                 .product(name: "KioskConfig", package: kiosk),
-            ],
+            ]
+        ),
+        // Steady-state loop frames outside the harness, for a heap profiler: frame-allocations.sh.
+        .executableTarget(
+            name: "FrameAllocations",
+            dependencies: ["LoopFixture"],
             path: "Benchmarks/FrameAllocations"
         ),
         .executableTarget(

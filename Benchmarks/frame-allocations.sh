@@ -9,8 +9,11 @@ set -euo pipefail
 cd "$(dirname "$0")"
 frames=${1:-5000}
 command -v heaptrack >/dev/null || { echo "frame-allocations: needs heaptrack (apt-get install heaptrack)" >&2; exit 2; }
-swift build -c release --product FrameAllocations >/dev/null
-probe=$(swift build -c release --show-bin-path)/FrameAllocations
+# A build folder of its own: SwiftPM loses the system libraries' module maps when one folder
+# builds this package's products one at a time (`swift package benchmark` builds them together).
+scratch=.build-allocations
+swift build -c release --scratch-path "$scratch" --product FrameAllocations >/dev/null
+probe=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/FrameAllocations
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for mode in rest drag; do
