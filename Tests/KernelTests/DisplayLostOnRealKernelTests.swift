@@ -58,7 +58,7 @@ struct DisplayLostOnRealKernelTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/display-lost.sh").path, encoding: .utf8)
-        return try KernelHarness.run(script: script, files: ["kiosk.conf": config, "tap.evemu": taps(1).text],
+        return try KernelHarness.run(script: script, files: ["kiosk.conf": config, "tap.evemu": taps(1).text].merging(try KernelHarness.kioskWaits()) { a, _ in a },
                                      binaries: [KernelHarness.kioskBinary, Font.defaultPath, try buildThief(in: folder)],
                                      screendump: screendumpPath)
     })

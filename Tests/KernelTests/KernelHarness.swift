@@ -31,6 +31,11 @@ enum KernelHarness {
         }
     }
 
+    /// The shell helpers that scripts starting a kiosk run source (`. ./kiosk-waits.sh`), as a file for `run`.
+    static func kioskWaits() throws -> [String: String] {
+        ["kiosk-waits.sh": try String(contentsOfFile: root.appendingPathComponent("Tests/vm/kiosk-waits.sh").path, encoding: .utf8)]
+    }
+
     /// Boots the VM, runs `script` (shell text) with `files` in its working directory, and returns the console.
     /// The `kiosk` executable `swift build` put beside the test bundle.
     static let kioskBinary: String = {

@@ -16,22 +16,7 @@
 #   8. a kiosk started on the broken config exits with status 2.
 # Every wait is on a marker (a log line, a file, the host's word that a screendump was taken),
 # with a timeout of a minute; the only timed span is the idle measurement itself.
-section() { echo "KIOSK-$1-BEGIN"; cat "$2"; echo "KIOSK-$1-END"; }
-wait_for() {  # wait_for TEXT FILE [COUNT]: until FILE holds TEXT at least COUNT times
-    for i in $(seq 1 600); do [ "$(grep -c "$1" "$2" 2>/dev/null)" -ge "${3:-1}" ] && return 0; sleep 0.1; done
-    echo "KIOSK-TIMEOUT waiting for '$1' in $2"
-    return 1
-}
-stats_lines() { grep -c ' stats ' "$1"; }
-settled() {  # settled FILE: until a stats line after the present one counts no frame drawn
-    n=$(stats_lines "$1")
-    for i in $(seq 1 600); do
-        grep ' stats ' "$1" | tail -n +$((n + 1)) | grep -q ' frames=0 ' && return 0
-        sleep 0.1
-    done
-    echo "KIOSK-TIMEOUT waiting for a stats line with frames=0 in $1"
-    return 1
-}
+. ./kiosk-waits.sh
 # Page flips the kernel completed for a DRM file (kiosk's); fbcon's commits have no file.
 flips() { grep drm_vblank_event_delivered /sys/kernel/tracing/trace | grep -vc 'file=0000000000000000'; }
 # utime + stime in clock ticks (fields 14 and 15; kiosk's comm has no space in it).
