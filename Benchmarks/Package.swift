@@ -7,6 +7,22 @@ let kiosk = ((Context.packageDirectory as NSString).deletingLastPathComponent as
 
 // Benchmarks live in their own package so the kiosk itself does not depend on the benchmark
 // harness. Run from this folder: `swift package benchmark`.
+
+// Every target here sees every C wrapper's module map, through the products that carry them.
+// The targets share one Clang module cache, and the wrappers reach the same system headers
+// (the kernel's uapi headers, libc headers outside Glibc's module map): whichever wrapper's
+// module includes such a header first owns it, and a target that cannot see that wrapper then
+// fails with "missing required module 'CCairo'" (or 'CLinuxInput', 'CTOML'), depending on build
+// order and on which targets a run builds.
+let wrappers: [Target.Dependency] = [
+    .product(name: "Render", package: kiosk),        // CCairo
+    .product(name: "Display", package: kiosk),       // CDRM
+    .product(name: "TouchInput", package: kiosk),    // CEvdev, CLinuxSystem
+    .product(name: "MultitouchA", package: kiosk),   // CMtdev
+    .product(name: "InputEvents", package: kiosk),   // CLinuxInput
+    .product(name: "KioskConfig", package: kiosk),   // TOMLKit's CTOML
+    "CairoReference",
+]
 let package = Package(
     name: "kiosk-benchmarks",
     platforms: [.macOS(.v13)],
@@ -19,11 +35,8 @@ let package = Package(
             name: "TouchDecoding",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "InputEvents", package: kiosk),
-                .product(name: "MultitouchA", package: kiosk),
-                .product(name: "TouchInput", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
-            ],
+            ] + wrappers,
             path: "Benchmarks/TouchDecoding",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
@@ -36,14 +49,10 @@ let package = Package(
         .executableTarget(
             name: "RenderFrame",
             dependencies: [
-                "CairoReference",
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Render", package: kiosk),
-                .product(name: "Display", package: kiosk),
                 .product(name: "Scene", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
-                .product(name: "KioskConfig", package: kiosk),
-            ],
+            ] + wrappers,
             path: "Benchmarks/RenderFrame",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
@@ -53,11 +62,8 @@ let package = Package(
                 "LoopFixture",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Runtime", package: kiosk),
-                .product(name: "Display", package: kiosk),
-                .product(name: "Render", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
-                .product(name: "KioskConfig", package: kiosk),
-            ],
+            ] + wrappers,
             path: "Benchmarks/LoopFrame",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
@@ -66,16 +72,14 @@ let package = Package(
             name: "LoopFixture",
             dependencies: [
                 .product(name: "Runtime", package: kiosk),
-                .product(name: "Display", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
-                .product(name: "KioskConfig", package: kiosk),
-            ]
+            ] + wrappers
         ),
         // Steady-state loop frames outside the harness, for a heap profiler: frame-allocations.sh.
         .executableTarget(
             name: "FrameAllocations",
-            dependencies: ["LoopFixture"],
-            path: "Benchmarks/FrameAllocations"
+            dependencies: ["LoopFixture"] + wrappers,
+            path: "Sources/FrameAllocations"
         ),
         .executableTarget(
             name: "GestureFrame",
@@ -83,8 +87,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Gestures", package: kiosk),
                 .product(name: "Scene", package: kiosk),
-                .product(name: "KioskConfig", package: kiosk),
-            ],
+            ] + wrappers,
             path: "Benchmarks/GestureFrame",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Allocations per steady-state frame of the kiosk loop, and whose they are. Runs the
-# FrameAllocations probe under heaptrack (apt-get install heaptrack) for N frames and for 2N:
+# FrameAllocations probe (Sources/FrameAllocations) under heaptrack (apt-get install heaptrack) for N frames and for 2N:
 # everything but the frames is the same in both runs, so the difference, site by site, is what
 # N frames allocate, wherever and however often it happens. Sites are split into our Swift code
 # (the runtime's allocator at the top of the stack) and the C libraries (cairo, pixman).
