@@ -31,6 +31,25 @@ enum KernelHarness {
         }
     }
 
+    /// A release build of `kiosk`, as a kiosk runs it, for what only an optimised build shows (a
+    /// debug build allocates where the optimiser would not). Built once per test process, in a
+    /// folder of its own (`.build-release`) so it never waits on the debug build's lock; `.ci/run`
+    /// builds it before the tests, so here it is only checked.
+    static let releaseKioskBinary: Result<String, any Error> = Result(catching: {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["swift", "build", "-c", "release", "--product", "kiosk", "--scratch-path", ".build-release"]
+        p.currentDirectoryURL = root
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        try #require(p.terminationStatus == 0, "swift build -c release --product kiosk failed:\n\(text)")
+        return root.appendingPathComponent(".build-release/release/kiosk").path
+    })
+
     /// The shell helpers that scripts starting a kiosk run source (`. ./kiosk-waits.sh`), as a file for `run`.
     static func kioskWaits() throws -> [String: String] {
         ["kiosk-waits.sh": try String(contentsOfFile: root.appendingPathComponent("Tests/vm/kiosk-waits.sh").path, encoding: .utf8)]
