@@ -9,7 +9,7 @@ import Testing
 /// a small C tool (Tests/vm/master-thief.c) takes master away the way logind does on a VT switch,
 /// by dropping it on kiosk's own file, and holds it until the script lets it go.
 @Suite("kiosk run losing the display on a real kernel",
-       .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools, a C compiler"))
+       .enabled(if: KernelHarness.isAvailable && KernelHarness.hasCCompiler, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools, a C compiler"))
 struct DisplayLostOnRealKernelTests {
     static let screendumpPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-lost-\(UUID().uuidString).ppm").path
 
@@ -40,26 +40,14 @@ struct DisplayLostOnRealKernelTests {
         return panel.trace
     }
 
-    /// The thief, compiled here with the kernel's DRM header as libdrm-dev installs it.
-    static func buildThief(in folder: URL) throws -> String {
-        let out = folder.appendingPathComponent("master-thief").path
-        let p = Process()
-        let source = KernelHarness.root.appendingPathComponent("Tests/vm/master-thief.c").path
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "cc -O2 -Wall -Werror $(pkg-config --cflags libdrm) -o \"$1\" \"$2\"", "sh", out, source]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "cc master-thief.c failed")
-        return out
-    }
-
     static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-thief-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/display-lost.sh").path, encoding: .utf8)
-        return try KernelHarness.run(script: script, files: ["kiosk.conf": config, "tap.evemu": taps(1).text].merging(try KernelHarness.kioskWaits()) { a, _ in a },
-                                     binaries: [KernelHarness.kioskBinary, Font.defaultPath, try buildThief(in: folder)],
+        let thief = try KernelHarness.buildC("Tests/vm/master-thief.c", flags: "$(pkg-config --cflags libdrm)", into: folder, as: "master-thief")
+        return try KernelHarness.run(script: script, files: ["kiosk.conf": config, "tap.evemu": taps(1).text],
+                                     binaries: [KernelHarness.kioskBinary, Font.defaultPath, thief],
                                      screendump: screendumpPath)
     })
 

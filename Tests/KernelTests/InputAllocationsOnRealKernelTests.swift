@@ -11,7 +11,7 @@ import Testing
 /// report goes through the read (libevdev), decoding, calibration, the TouchFrame and the
 /// gestures, and nothing is drawn. (A debug build allocates about 200 times a report here.)
 @Suite("kiosk run's input path on a real kernel, allocations counted",
-       .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools, a C compiler"))
+       .enabled(if: KernelHarness.isAvailable && KernelHarness.hasCCompiler, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools, a C compiler"))
 struct InputAllocationsOnRealKernelTests {
     /// No stats line and a budget no stage overruns under TCG: no log line (which allocates its
     /// text) comes between the counts.
@@ -60,29 +60,17 @@ struct InputAllocationsOnRealKernelTests {
         return (slice(0..<downEnd), slice(downEnd..<firstEnd), slice(firstEnd..<secondEnd), slice(secondEnd..<whole.events.count))
     }()
 
-    static func build(_ source: String, _ flags: String, into folder: URL, as name: String) throws -> String {
-        let out = folder.appendingPathComponent(name).path
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "cc -O2 -Wall -Werror \(flags) -o \"$1\" \"$2\"", "sh", out,
-                       KernelHarness.root.appendingPathComponent(source).path]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "cc \(source) failed")
-        return out
-    }
-
     static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-mallocs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let counter = try build("Tests/vm/malloc-count.c", "-shared -fPIC", into: folder, as: "malloc-count.so")
+        let counter = try KernelHarness.buildC("Tests/vm/malloc-count.c", flags: "-shared -fPIC", into: folder, as: "malloc-count.so")
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/input-allocations.sh").path, encoding: .utf8)
         return try KernelHarness.run(
             script: script,
             files: ["kiosk.conf": config, "down.evemu": traces.down.text, "wiggle200.evemu": traces.wiggle200.text,
                     "wiggle400.evemu": traces.wiggle400.text, "up.evemu": traces.up.text]
-                .merging(try KernelHarness.kioskWaits()) { a, _ in a },
+                ,
             binaries: [try KernelHarness.releaseKioskBinary.get(), Font.defaultPath, counter])
     })
 

@@ -31,6 +31,23 @@ enum KernelHarness {
         }
     }
 
+    /// Whether the C test tools can be built (gcc and libc6-dev); under CI they must be.
+    static let hasCCompiler: Bool = ProcessInfo.processInfo.environment["CI"] != nil
+        || FileManager.default.isExecutableFile(atPath: "/usr/bin/cc")
+
+    /// Builds one of the small C test tools in Tests/vm (`source`, relative to the repository)
+    /// into `folder` as `name`, with `flags` (e.g. `$(pkg-config --cflags libdrm)`, `-shared -fPIC`).
+    static func buildC(_ source: String, flags: String = "", into folder: URL, as name: String) throws -> String {
+        let out = folder.appendingPathComponent(name).path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "cc -O2 -Wall -Werror \(flags) -o \"$1\" \"$2\"", "sh", out, root.appendingPathComponent(source).path]
+        try p.run()
+        p.waitUntilExit()
+        try #require(p.terminationStatus == 0, "cc \(source) failed")
+        return out
+    }
+
     /// A release build of `kiosk`, as a kiosk runs it, for what only an optimised build shows (a
     /// debug build allocates where the optimiser would not). Built once per test process, in a
     /// folder of its own (`.build-release`) so it never waits on the debug build's lock; `.ci/run`
@@ -49,11 +66,6 @@ enum KernelHarness {
         try #require(p.terminationStatus == 0, "swift build -c release --product kiosk failed:\n\(text)")
         return root.appendingPathComponent(".build-release/release/kiosk").path
     })
-
-    /// The shell helpers that scripts starting a kiosk run source (`. ./kiosk-waits.sh`), as a file for `run`.
-    static func kioskWaits() throws -> [String: String] {
-        ["kiosk-waits.sh": try String(contentsOfFile: root.appendingPathComponent("Tests/vm/kiosk-waits.sh").path, encoding: .utf8)]
-    }
 
     /// Boots the VM, runs `script` (shell text) with `files` in its working directory, and returns the console.
     /// The `kiosk` executable `swift build` put beside the test bundle.

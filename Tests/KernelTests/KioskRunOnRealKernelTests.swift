@@ -112,7 +112,7 @@ struct KioskRunOnRealKernelTests {
         return try KernelHarness.run(
             script: script,
             files: ["kiosk.conf": config, "broken.conf": broken,
-                    "visit.evemu": traces.visit.text, "again.evemu": traces.again.text].merging(try KernelHarness.kioskWaits()) { a, _ in a },
+                    "visit.evemu": traces.visit.text, "again.evemu": traces.again.text],
             binaries: [KernelHarness.kioskBinary, Font.defaultPath],
             screendump: screendumpPath, secondSerialPort: true)
     })

@@ -15,16 +15,7 @@ struct PanelsOnRealKernelTests {
     /// fingers at once, one more than the ten slots they are converted to.
     static let protocolA: EvemuTrace = {
         var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.protocolA)
-        panel.down(0, at: Point(x: 370, y: 190))
-        panel.down(1, at: Point(x: 430, y: 190))
-        panel.sync()
-        for step in 1...10 {
-            panel.wait(1.0 / 60)
-            panel.move(0, to: Point(x: 370 - Double(step) * 4, y: 190 + Double(step)))
-            panel.move(1, to: Point(x: 430 + Double(step) * 4, y: 190 - Double(step)))
-            panel.sync()
-        }
-        panel.wait(1.0 / 60)
+        Traces.pinchOpen(&panel)
         panel.protocolARelease = .touchButtonOnly
         panel.up(0)
         panel.up(1)

@@ -9,16 +9,7 @@ enum Traces {
     /// A pinch, a tap whose press and release share one report (lvgl#5211), and a drag.
     static let pinchTapDrag: EvemuTrace = {
         var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 370, y: 190))
-        panel.down(1, at: Point(x: 430, y: 190))
-        panel.sync()
-        for step in 1...10 {
-            panel.wait(1.0 / 60)
-            panel.move(0, to: Point(x: 370 - Double(step) * 4, y: 190 + Double(step)))
-            panel.move(1, to: Point(x: 430 + Double(step) * 4, y: 190 - Double(step)))
-            panel.sync()
-        }
-        panel.wait(1.0 / 60)
+        pinchOpen(&panel)
         panel.up(0)
         panel.up(1)
         panel.sync()
@@ -39,6 +30,20 @@ enum Traces {
         panel.sync()
         return panel.trace
     }()
+
+    /// Fingers 0 and 1 put down on cyan and spread apart over ten reports, still down.
+    static func pinchOpen(_ panel: inout SyntheticTouchscreen) {
+        panel.down(0, at: Point(x: 370, y: 190))
+        panel.down(1, at: Point(x: 430, y: 190))
+        panel.sync()
+        for step in 1...10 {
+            panel.wait(1.0 / 60)
+            panel.move(0, to: Point(x: 370 - Double(step) * 4, y: 190 + Double(step)))
+            panel.move(1, to: Point(x: 430 + Double(step) * 4, y: 190 - Double(step)))
+            panel.sync()
+        }
+        panel.wait(1.0 / 60)
+    }
 
     /// The frames the trace decoder gives for `trace`, as `kiosk touches` prints them, without times;
     /// a protocol A trace goes through the protocol A converter first.

@@ -7,7 +7,6 @@
 #   3. the thief lets go; kiosk takes master back at its next retry and draws the whole scene,
 #      both taps' effect included; the host takes a screendump; SIGTERM ends kiosk.
 # Every wait is on a marker, with a timeout of a minute.
-. ./kiosk-waits.sh
 
 evemu-device tap.evemu > /tmp/device.txt 2>&1 &
 wait_for /dev/input/event /tmp/device.txt

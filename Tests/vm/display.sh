@@ -1,7 +1,6 @@
 # Inside the VM: kiosk show on virtio-gpu's card0. It replays trace.evemu, sets the mode, flips
 # pages and holds the frame; the host takes a screendump meanwhile (`screendump`, which returns
 # once the host has saved the screen), and kiosk then puts the display back.
-section() { echo "KIOSK-$1-BEGIN"; cat "$2"; echo "KIOSK-$1-END"; }
 # Waits until the kiosk show writing to $1 has its frame on screen, or has ended.
 shown() { for i in $(seq 1 600); do grep -q KIOSK-SHOWN "$1" && break; kill -0 $2 2>/dev/null || break; sleep 0.1; done; }
 # The screen before any kiosk: the kernel's console on virtio-gpu's framebuffer, with text on it,

@@ -4,18 +4,6 @@
 # TouchFrame and handed to the gestures, and nothing on screen changes. The count is taken
 # after the finger settles (c0), after 200 such reports (c1) and after 400 more (c2), each once
 # kiosk has gone idle; (c2 - c1) - (c1 - c0) is what 200 reports allocate.
-. ./kiosk-waits.sh
-quiet() {  # quiet PID: until its CPU time has not moved for half a second (a minute at most)
-    last=-1; same=0
-    for i in $(seq 1 600); do
-        t=$(awk '{ print $14 + $15 }' "/proc/$1/stat")
-        if [ "$t" = "$last" ]; then same=$((same + 1)); [ $same -ge 5 ] && return 0; else same=0; fi
-        last=$t
-        sleep 0.1
-    done
-    echo "KIOSK-TIMEOUT waiting for $1 to go idle"
-    return 1
-}
 count() {  # count N: ask kiosk for its count, the Nth time
     kill -USR2 $k
     wait_for "^malloc-count" /tmp/run.err "$1"

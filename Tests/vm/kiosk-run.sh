@@ -16,7 +16,6 @@
 #   8. a kiosk started on the broken config exits with status 2.
 # Every wait is on a marker (a log line, a file, the host's word that a screendump was taken),
 # with a timeout of a minute; the only timed span is the idle measurement itself.
-. ./kiosk-waits.sh
 # Page flips the kernel completed for a DRM file (kiosk's); fbcon's commits have no file.
 flips() { grep drm_vblank_event_delivered /sys/kernel/tracing/trace | grep -vc 'file=0000000000000000'; }
 # utime + stime in clock ticks (fields 14 and 15; kiosk's comm has no space in it).

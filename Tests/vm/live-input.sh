@@ -10,25 +10,6 @@
 #   4. grab: evemu-record reads the panel while kiosk touches --grab holds it, then without grab;
 #   5. hotplug: kiosk touches --follow starts with no touchscreen; one appears and a finger drags
 #      on it; it is removed mid-drag; another appears and is tapped.
-section() { echo "KIOSK-$1-BEGIN"; cat "$2"; echo "KIOSK-$1-END"; }
-wait_for() {  # wait_for TEXT FILE [COUNT]: until FILE holds TEXT at least COUNT times (20 s at most)
-    for i in $(seq 1 200); do [ "$(grep -c "$1" "$2" 2>/dev/null)" -ge "${3:-1}" ] && return 0; sleep 0.1; done
-    return 1
-}
-opened() {  # opened PID DEVICE: until process PID has DEVICE open (20 s at most)
-    for i in $(seq 1 200); do ls -l "/proc/$1/fd" 2>/dev/null | grep -q "$2\$" && return 0; sleep 0.1; done
-    return 1
-}
-settled() {  # settled FILE: until FILE has not grown for half a second (20 s at most)
-    last=-1
-    for i in $(seq 1 40); do
-        size=$(wc -c < "$1")
-        [ "$size" = "$last" ] && return 0
-        last=$size
-        sleep 0.5
-    done
-    return 1
-}
 evemu-device trace.evemu > /tmp/device.txt 2>&1 &
 panel=$!
 wait_for /dev/input/event /tmp/device.txt
@@ -72,7 +53,7 @@ other=$!
 # Once evemu-record has the device open, the kernel keeps every event for it.
 opened $other "$again"
 evemu-play "$again" < /tmp/recorded.evemu
-settled /tmp/replayed.evemu
+still /tmp/replayed.evemu
 kill $other
 wait $other
 kill $replay
@@ -108,7 +89,7 @@ t=$!
 wait_for listening /tmp/grab.err
 evemu-record "$device" > /tmp/grab-refused.txt 2>&1
 evemu-play "$device" < tap.evemu
-settled /tmp/grab.txt
+still /tmp/grab.txt
 kill $t
 wait $t
 kill $other
@@ -123,8 +104,8 @@ opened $other "$device"
 t=$!
 wait_for listening /tmp/free.err
 evemu-play "$device" < tap2.evemu
-settled /tmp/free.txt
-settled /tmp/free-other.evemu
+still /tmp/free.txt
+still /tmp/free-other.evemu
 kill $t
 wait $t
 kill $other

@@ -5,21 +5,6 @@
 #   3. RESISTIVE: a single-touch resistive panel, 0..4095, playing a drag.
 # For each: what kiosk devices says, the frames kiosk touches printed, its log with its exit
 # status, and what kiosk record recorded meanwhile.
-section() { echo "KIOSK-$1-BEGIN"; cat "$2"; echo "KIOSK-$1-END"; }
-wait_for() {  # wait_for TEXT FILE: until FILE holds TEXT (20 s at most)
-    for i in $(seq 1 200); do grep -q "$1" "$2" 2>/dev/null && return 0; sleep 0.1; done
-    return 1
-}
-settled() {  # settled FILE: until FILE has not grown for half a second (20 s at most)
-    last=-1
-    for i in $(seq 1 40); do
-        size=$(wc -c < "$1")
-        [ "$size" = "$last" ] && return 0
-        last=$size
-        sleep 0.5
-    done
-    return 1
-}
 panel() {  # panel NAME TRACE
     evemu-device "$2" > /tmp/$1-device.txt 2>&1 &
     maker=$!
@@ -34,7 +19,7 @@ panel() {  # panel NAME TRACE
     wait_for recording /tmp/$1-record.err
     # evemu-play returns when it has written every event: then kiosk only has to read the rest.
     evemu-play "$device" < "$2"
-    settled /tmp/$1.txt
+    still /tmp/$1.txt
     kill -TERM $touches $record
     wait $touches
     echo "kiosk touches exit status $?" >> /tmp/$1.err

@@ -6,7 +6,8 @@
 #   Tests/vm/run-in-vm.sh SCRIPT [FILE...]
 #
 # FILEs are copied to /payload in the VM, executables with the shared libraries ldd lists;
-# evemu-device, evemu-play, evemu-record and evemu-describe are always there. The script's exit status is
+# evemu-device, evemu-play, evemu-record and evemu-describe are always there, and the script
+# runs with Tests/vm/helpers.sh sourced (section, wait_for, opened, still, quiet, settled). The script's exit status is
 # printed as "KIOSK-VM-EXIT <status>" and becomes this command's. Everything the VM needs (the
 # kernel package, its modules, busybox) is cached under $KIOSK_VM_DIR (default .build-vm/).
 # Needs: qemu-system-x86 busybox-static cpio kmod evemu-tools (installed by .ci/run).
@@ -103,11 +104,14 @@ if stty -F /dev/ttyS2 raw -echo 2>/dev/null; then
     cat /dev/ttyS2 > /tmp/screendumps-taken &
 fi
 echo KIOSK-VM-READY
-cd /payload && sh /payload/script.sh
+cd /payload && sh -c '. /lib/kiosk-vm-helpers.sh && . /payload/script.sh'
 echo "KIOSK-VM-EXIT $?"
 poweroff -f
 INIT
 chmod +x "$root/init"
+# The waits and sections every script uses (Tests/vm/helpers.sh), sourced before it.
+mkdir -p "$root/lib"
+cp "$(dirname "$0")/helpers.sh" "$root/lib/kiosk-vm-helpers.sh"
 cat > "$root/bin/screendump" <<'DUMP'
 #!/bin/busybox sh
 # screendump [NAME]: the host saves the screen as KIOSK-SCREENDUMP[:NAME] asks; returns once it

@@ -5,11 +5,6 @@
 #      releases what is down and closes the report with SYN_REPORT value 1, the device stays;
 #   2. it is let go again, a second finger drags, and the device is destroyed mid-drag.
 # Both touches must come out cancelled, never ended.
-section() { echo "KIOSK-$1-BEGIN"; cat "$2"; echo "KIOSK-$1-END"; }
-wait_for() {  # wait_for TEXT FILE [COUNT]: until FILE holds TEXT at least COUNT times (20 s at most)
-    for i in $(seq 1 200); do [ "$(grep -c "$1" "$2" 2>/dev/null)" -ge "${3:-1}" ] && return 0; sleep 0.1; done
-    return 1
-}
 unplug() {  # unplug NAME TRACE
     evemu-device "$2" > /tmp/$1-device.txt 2>&1 &
     maker=$!
