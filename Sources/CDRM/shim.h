@@ -27,5 +27,4 @@ static const int kiosk_PROT_READ_WRITE = PROT_READ | PROT_WRITE;
 static const int kiosk_MAP_SHARED = MAP_SHARED;
 // The crash handler: runs once (the default action is back on entry), on its own stack.
 static const int kiosk_SA_RESETHAND_ONSTACK = (int)(SA_RESETHAND | SA_ONSTACK);
-static const int kiosk_SS_DISABLE = SS_DISABLE;
 #endif

@@ -54,7 +54,6 @@ extension KioskLoop {
         renderer = newRenderer
         renderer?.forgetSquareImages()
         damage.invalidate()
-        decisionsLogged = 0
         let old = configuration.runtime
         configuration = next
         generation += 1

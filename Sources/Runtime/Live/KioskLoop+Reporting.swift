@@ -22,12 +22,11 @@ extension KioskLoop {
             scene.removeAllEvents()
         }
         let trace = scene.engine.trace
-        if trace.decisions.count > decisionsLogged {
-            for d in trace.decisions[decisionsLogged...] {
+        if !trace.decisions.isEmpty {
+            for d in trace.decisions {
                 log.debug("gesture \(scene.engine.describe(d, origin: .zero, viewName: { self.scene.views[$0.rawValue].name }))")
             }
             trace.removeAll()
-            decisionsLogged = 0
         }
     }
 

@@ -82,7 +82,6 @@ public final class KioskLoop {
     var damage: DamageTracker
     var rotation: DisplayRotation
     var input: TouchscreenWatcher?
-    var inputProblem: String?
     let notifier: SystemdNotifier?
     var signals: Int32 = -1
     var timer: Int32 = -1
@@ -99,7 +98,6 @@ public final class KioskLoop {
     var reloadPending = false
     /// The counts of touchscreen watchers a reload replaced: the stats line's totals are the run's.
     var retiredInputCounters = InputCounters()
-    var decisionsLogged = 0
     var recognizerNanoseconds: Int64 = 0
     /// Deadlines that fell before a delivered frame fire first: timers' time, not recognizers',
     /// counted in the next timers stage.
