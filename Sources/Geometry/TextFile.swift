@@ -24,7 +24,7 @@ public enum TextFile {
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw FileError(path: path, "cannot read \(what): it is a directory; expected a file")
         }
-        let tooLarge = FileError(path: path, "cannot read \(what): it is larger than \(size(limit)), more than \(what) can sanely be")
+        let tooLarge = FileError(path: path, "cannot read \(what): it is larger than \(size(limit)), the most kiosk reads as \(what)")
         let isRegular = (info.st_mode & S_IFMT) == S_IFREG
         if isRegular, Int(info.st_size) > limit { throw tooLarge }
         var bytes: [UInt8] = []
@@ -87,6 +87,33 @@ public enum TextFile {
         guard i + length <= bytes.count, secondRange.contains(bytes[i + 1]) else { return 0 }
         for k in 2..<length where !(0x80...0xbf).contains(bytes[i + k]) { return 0 }
         return length
+    }
+
+    /// Throws what `write` would for `path` as far as can be told without writing: a directory, a
+    /// folder that does not exist or cannot be written. Checked before long work whose result goes there.
+    public static func checkWritable(_ path: String, what: String) throws(FileError) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                throw FileError(path: path, "cannot write \(what): it is a directory; expected a file name")
+            }
+            if (info.st_mode & S_IFMT) != S_IFREG {
+                guard access(path, W_OK) == 0 else { throw FileError(path: path, "cannot write \(what): \(reason(errno))") }
+                return
+            }
+        }
+        let directory = directoryName(path)
+        guard stat(directory, &info) == 0 else {
+            let code = errno
+            if code == ENOENT { throw FileError(path: path, "cannot write \(what): the directory '\(directory)' does not exist") }
+            throw FileError(path: path, "cannot write \(what) in the directory '\(directory)': \(reason(code))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw FileError(path: path, "cannot write \(what): '\(directory)' is not a directory")
+        }
+        guard access(directory, W_OK) == 0 else {
+            throw FileError(path: path, "cannot write \(what) in the directory '\(directory)': \(reason(errno))")
+        }
     }
 
     /// Writes `text` to `path`, whole or not at all; `what` names the file in errors ("the state").
