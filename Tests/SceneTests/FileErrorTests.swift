@@ -123,6 +123,18 @@ struct FileErrorTests {
         #expect(try failure(["check-config", path]) == "\(path):3: column 9: byte 0xff is not UTF-8: the config file must be UTF-8 text\n")
     }
 
+    @Test func aUTF16ConfigIsNamedAsSuchWithOrWithoutItsByteOrderMark() throws {
+        let dir = try folder()
+        let text = try String(contentsOfFile: "config/kiosk.toml", encoding: .utf8)
+        let withMark = dir.appendingPathComponent("bom.toml"), without = dir.appendingPathComponent("le.toml")
+        try #require(text.data(using: .utf16)).write(to: withMark)
+        try #require(text.data(using: .utf16LittleEndian)).write(to: without)
+        #expect(try failure(["check-config", withMark.path])
+            == "\(withMark.path):1: column 1: byte 0xff is not UTF-8: the config file must be UTF-8 text, not UTF-16 or a binary file\n")
+        #expect(try failure(["check-config", without.path])
+            == "\(without.path):1: column 2: a NUL byte: the config file must be UTF-8 text, not UTF-16 or a binary file\n")
+    }
+
     @Test func aConfigOfMoreThanAMegabyteIsRefusedUnread() throws {
         let path = try folder().appendingPathComponent("huge.toml").path
         try Data(repeating: UInt8(ascii: "#"), count: (1 << 20) + 1).write(to: URL(fileURLWithPath: path))
