@@ -64,6 +64,13 @@ struct FileErrorTests {
         #expect(stderr.hasSuffix("(\(option)): it is a directory; expected a file name\n"), "\(stderr)")
     }
 
+    @Test func aRecordingIntoAFolderThatDoesNotExistIsRefusedBeforeAnyDeviceIsOpened() throws {
+        let dir = try folder().appendingPathComponent("missing")
+        let path = dir.appendingPathComponent("touch.evemu").path
+        #expect(try failure(["record", path])
+            == "kiosk record: \(path): cannot write the recording: the directory '\(dir.path)' does not exist\n")
+    }
+
     @Test func anOutputUnderAFileIsSaidToBeUnderAFile() throws {
         let file = try folder().appendingPathComponent("state.json")
         try Data("{}".utf8).write(to: file)
