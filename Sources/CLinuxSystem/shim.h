@@ -1,11 +1,18 @@
 #ifndef KIOSK_CLINUXSYSTEM_SHIM_H
 #define KIOSK_CLINUXSYSTEM_SHIM_H
 // Linux file-descriptor interfaces a poll loop needs that Swift's Glibc module leaves out:
-// signals as a file (signalfd), timers as a file (timerfd), directory changes (inotify).
+// signals as a file (signalfd), timers as a file (timerfd), directory changes (inotify), the
+// kernel's device events (a netlink uevent socket).
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
 
 static const int kiosk_SFD_CLOEXEC = SFD_CLOEXEC;
 static const int kiosk_SFD_NONBLOCK = SFD_NONBLOCK;
+/// NETLINK_KOBJECT_UEVENT: the protocol of the kernel's device events.
+static const int kiosk_NETLINK_KOBJECT_UEVENT = NETLINK_KOBJECT_UEVENT;
+/// SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK (glibc's SOCK_* are an enum Swift imports as a type).
+static const int kiosk_SOCK_DGRAM_CLOEXEC_NONBLOCK = SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK;
 #endif

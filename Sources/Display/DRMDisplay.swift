@@ -174,6 +174,21 @@ public final class DRMDisplay {
         return c.pointee.connection == DRM_MODE_CONNECTED
     }
 
+    /// The connector read afresh after a hotplug event: the kernel probes it (an HDMI display's
+    /// EDID is read), so this is for the rare event, not for every frame.
+    public func readConnection() -> DisplayConnection {
+        guard let c = drmModeGetConnector(card.fd, connectorID) else {
+            return DisplayConnection(connector: connectorName, isConnected: false, modes: [])
+        }
+        defer { drmModeFreeConnector(c) }
+        let modes = (0..<Int(c.pointee.count_modes)).map { i in
+            let m = c.pointee.modes[i]
+            return DisplayMode(width: Int(m.hdisplay), height: Int(m.vdisplay), refresh: Int(m.vrefresh),
+                               isPreferred: m.type & kiosk_DRM_MODE_TYPE_PREFERRED != 0)
+        }
+        return DisplayConnection(connector: connectorName, isConnected: c.pointee.connection == DRM_MODE_CONNECTED, modes: modes)
+    }
+
     /// Blanks the panel (DPMS off) or wakes it, through the connector's `DPMS` property.
     public func setPower(on: Bool) throws(DisplayError) {
         guard on != isPoweredOn else { return }

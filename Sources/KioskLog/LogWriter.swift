@@ -34,12 +34,14 @@ public final class LogWriter: Sendable {
         }, metadataProvider: metadataProvider)
     }
 
-    /// Formats the message as one line and queues it on every sink, unless it is a repeat.
+    /// Formats the message as one line and queues it on every sink, unless it is a repeat (the
+    /// same level, text and identifying metadata: see `RepeatLimiter`).
     public func write(level: Logger.Level, message: String, metadata: Logger.Metadata) {
         let now = clock()
-        let (decision, evicted) = limiter.withLock { $0.admit(level: level, message: message, now: now) }
+        let (decision, evicted) = limiter.withLock { $0.admit(level: level, message: message, metadata: metadata, now: now) }
         if let evicted {
-            enqueue(LogLineFormat.line(timestamp: now, level: evicted.level, message: evicted.message, repeats: evicted.repeats))
+            enqueue(LogLineFormat.line(timestamp: now, level: evicted.level, message: evicted.message, repeats: evicted.repeats,
+                                       metadata: evicted.metadata))
         }
         guard case .write(let repeats) = decision else { return }
         enqueue(LogLineFormat.line(timestamp: now, level: level, message: message, repeats: repeats, metadata: metadata))
@@ -50,7 +52,8 @@ public final class LogWriter: Sendable {
     public func writeRepeatSummaries() {
         let now = clock()
         for summary in limiter.withLock({ $0.takeExpired(now: now) }) {
-            enqueue(LogLineFormat.line(timestamp: now, level: summary.level, message: summary.message, repeats: summary.repeats))
+            enqueue(LogLineFormat.line(timestamp: now, level: summary.level, message: summary.message, repeats: summary.repeats,
+                                       metadata: summary.metadata))
         }
     }
 

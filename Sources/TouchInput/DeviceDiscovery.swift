@@ -81,6 +81,56 @@ public struct DeviceDiscovery {
         return e
     }
 
+    /// What the watcher does with these devices: take one, wait for one, or say why it cannot.
+    public enum Outcome {
+        /// The touchscreen to open.
+        case take(Entry)
+        /// Nothing to take yet, and nothing wrong: no touchscreen is plugged in, or the device
+        /// asked for is not there (yet). Kiosk waits for one to appear.
+        case wait(String)
+        /// A device that is there cannot be used: the one asked for is not a touchscreen or cannot
+        /// be opened, or (none asked for) devices cannot be opened, any of which may be the panel.
+        case problem(String)
+    }
+
+    /// Waiting for a panel is not an error; a device that exists and cannot be used is.
+    public func outcome(_ wanted: String? = nil) -> Outcome {
+        do {
+            return .take(try choose(wanted))
+        } catch {
+            switch error {
+            case .noTouchscreen:
+                // Devices kiosk cannot open may be the touchscreen: always worth an error.
+                let unopened = entries.compactMap(\.openError)
+                guard unopened.isEmpty else {
+                    return .problem("no touchscreen kiosk can open in \(directory); it cannot open:\n  "
+                                    + unopened.map { "\($0)" }.joined(separator: "\n  "))
+                }
+                guard let wanted else { return .wait("no touchscreen in \(directory) yet") }
+                return .wait("no device named \"\(wanted)\" in \(directory) yet")
+            case .system(_, let path, ENOENT):
+                return .wait("\(path) is not there yet")
+            default:
+                return .problem("\(error)")
+            }
+        }
+    }
+
+    /// A device looked at and passed over: not a touchscreen, and why.
+    public struct Skipped: Equatable, Sendable {
+        public var path: String
+        public var name: String
+        public var reason: String
+    }
+
+    /// The devices that are plainly not touchscreens (those that could be opened), in number order.
+    public var notTouchscreens: [Skipped] {
+        entries.compactMap { e in
+            guard e.openError == nil, let d = e.description, case .failure(let why) = e.verdict else { return nil }
+            return Skipped(path: e.path, name: d.name, reason: why.reason)
+        }
+    }
+
     private var skipped: [String] {
         entries.compactMap { e in
             guard case .failure(let why) = e.verdict else { return nil }

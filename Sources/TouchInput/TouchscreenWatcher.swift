@@ -18,9 +18,17 @@ public final class TouchscreenWatcher {
         case frame(TouchFrame)
         case attached(path: String, name: String, kind: TouchscreenKind)
         case detached(path: String, name: String)
-        /// Why no touchscreen was taken: the wanted device cannot be opened (permission) or is not a
-        /// touchscreen (what it lacks), none of the devices is one, or the directory is missing.
-        /// Each cause is said once until a touchscreen is taken.
+        /// No touchscreen to take yet, and nothing wrong: none is plugged in, or the directory or
+        /// the device asked for is not there yet. Said once, before the first touchscreen is
+        /// taken; an unplug says so itself (`detached`).
+        case waiting(String)
+        /// A device passed over while waiting, plainly not a touchscreen (a keyboard): said once
+        /// per device and reason, before the first touchscreen is taken.
+        case skipped(path: String, name: String, reason: String)
+        /// Why a device that is there cannot be used: the wanted device cannot be opened
+        /// (permission) or is not a touchscreen (what it lacks), devices cannot be opened (one of
+        /// them may be the panel), or the chosen one fails to open or calibrate. Each cause is
+        /// said once until a touchscreen is taken.
         case problem(String)
     }
 
@@ -50,6 +58,9 @@ public final class TouchscreenWatcher {
     private var nextTouchID = 1
     /// Problems said since the last touchscreen was taken: each is said once, not at every rescan.
     private var saidProblems: Set<String> = []
+    /// Whether kiosk said it waits, and which devices it passed over (path and reason).
+    private var saidWaiting = false
+    private var saidSkipped: Set<String> = []
 
     /// What the directory watch listens for: nodes coming and going, and udev changing their permissions.
     private static let deviceChanges = UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_MOVED_FROM)
@@ -103,25 +114,22 @@ public final class TouchscreenWatcher {
     /// Looks for a touchscreen now; call once at start, then `service` whenever a descriptor is ready.
     public func attach(_ body: (Event) -> Void) {
         guard device == nil else { return }
-        guard directoryWatch >= 0 else {
-            return problem("\(directory) does not exist yet; waiting for it to appear", body)
-        }
+        guard directoryWatch >= 0 else { return waiting("\(directory) does not exist yet", body) }
         watchLinkFolder()
         let discovery = DeviceDiscovery(directory: directory)
         let entry: DeviceDiscovery.Entry
-        do {
-            entry = try discovery.choose(wanted)
-        } catch {
-            guard wanted == nil, case .noTouchscreen = error else { return problem("\(error)", body) }
-            // Devices kiosk cannot open may be the touchscreen: always worth saying. Devices that
-            // are plainly something else explain an empty start, not every unplug.
-            let unopened = discovery.entries.filter { $0.openError != nil }
-            if !unopened.isEmpty {
-                return problem("no touchscreen kiosk can open in \(directory); it cannot open:\n  "
-                               + unopened.map { "\($0.openError!)" }.joined(separator: "\n  "), body)
+        switch discovery.outcome(wanted) {
+        case .take(let chosen):
+            entry = chosen
+        case .wait(let reason):
+            waiting(reason, body)
+            guard earlier.devicesAttached == 0 else { return }
+            for s in discovery.notTouchscreens where saidSkipped.count < 64 && saidSkipped.insert(s.path + "\n" + s.reason).inserted {
+                body(.skipped(path: s.path, name: s.name, reason: s.reason))
             }
-            if earlier.devicesAttached == 0, !discovery.entries.isEmpty { problem("\(error)", body) }
             return
+        case .problem(let text):
+            return problem(text, body)
         }
         do {
             let d = try EvdevDevice(path: entry.path)
@@ -192,6 +200,14 @@ public final class TouchscreenWatcher {
         device = nil
         decoder = nil
         body(.detached(path: d.path, name: d.description.name))
+    }
+
+    /// Says that kiosk waits, once, before the first touchscreen: after an unplug the
+    /// `detached` event has said it.
+    private func waiting(_ reason: String, _ body: (Event) -> Void) {
+        guard !saidWaiting, earlier.devicesAttached == 0 else { return }
+        saidWaiting = true
+        body(.waiting(reason))
     }
 
     /// Says `text` unless it was said since the last touchscreen was taken.

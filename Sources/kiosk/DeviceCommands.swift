@@ -207,6 +207,8 @@ struct TouchesCommand: ParsableCommand {
                 show(f, origin: origin!)
             case .attached(let path, let name, let kind): say("attached \(path) (\"\(name)\"): \(kind)")
             case .detached(let path, let name): say("detached \(path) (\"\(name)\")")
+            case .waiting(let reason): say("waiting: \(reason)")
+            case .skipped(let path, let name, let reason): say("skipped \(path) (\"\(name)\"): \(reason)")
             case .problem(let text): say("no touchscreen taken: \(text)")
             }
         }

@@ -135,6 +135,70 @@ struct CoordinatorTests {
         #expect(f.decisions.contains { $0.hasSuffix("pan@box failed: long_press@box began on the same touch, and neither allows both") })
     }
 
+    /// When one recognizer begins, the others on the same touch fail then and there: they are
+    /// `.failed` at once, not left possible to be turned down later, and deliver nothing however
+    /// far the touch goes on.
+    @Test func aBeginFailsTheOthersOnTheTouchAtOnceAndTheyDeliverNothing() {
+        let f = Fingers(trace: false)
+        let v = f.views.add("box", screen)
+        let pan = f.add(PanRecognizer(view: v, viewName: "box"))
+        let press = f.add(LongPressRecognizer(view: v, viewName: "box"))
+        let id = f.press(Point(x: 100, y: 100))[0]
+        #expect(pan.state == .possible && press.state == .possible)
+        f.wait(0.6)
+        #expect(press.state == .began)
+        #expect(pan.state == .failed, "excluded when the long press began, before the finger moved")
+        f.drag(id, to: Point(x: 300, y: 100), over: 0.3)
+        #expect(pan.state == .failed)
+        f.lift()
+        #expect(f.events(of: pan).isEmpty)
+        #expect(f.states(of: press) == [.began] + Array(repeating: .changed, count: f.states(of: press).count - 2) + [.ended])
+        #expect(pan.state == .possible, "reset once the touch is over")
+    }
+
+    /// A discrete recognizer ends the moment it recognizes, so nothing under way is left to turn
+    /// the others away later: they must fail when it recognizes. Here a swipe (10 mm) recognizes
+    /// before a pan that needs 30 mm of travel; the pan must not begin when the finger gets there.
+    @Test func aRecognizedSwipeFailsAPanThatWouldBeginLaterOnTheSameTouch() {
+        let f = Fingers(trace: false)
+        let v = f.views.add("box", screen)
+        var long = PanOptions()
+        long.hysteresisMillimetres = 30
+        let pan = f.add(PanRecognizer(view: v, viewName: "box", options: long))
+        let swipe = f.add(SwipeRecognizer(view: v, viewName: "box"))
+        let id = f.press(Point(x: 100, y: 240))[0]
+        f.drag(id, to: Point(x: 100 + f.mm(15), y: 240), over: 0.1)
+        #expect(f.states(of: swipe) == [.recognized])
+        #expect(pan.state == .failed)
+        f.drag(id, to: Point(x: 100 + f.mm(60), y: 240), over: 0.2)
+        f.lift()
+        #expect(f.events(of: pan).isEmpty, "\(f.log)")
+    }
+
+    /// The same touches with simultaneity allowed (a yes from the pan's delegate): the swipe
+    /// recognizes and the pan still begins, moves and ends with the finger.
+    @Test func whenBothAreAllowedTheOtherGoesOnAfterTheBegin() {
+        let f = Fingers(trace: false)
+        let v = f.views.add("box", screen)
+        var long = PanOptions()
+        long.hysteresisMillimetres = 30
+        let pan = f.add(PanRecognizer(view: v, viewName: "box", options: long))
+        let swipe = f.add(SwipeRecognizer(view: v, viewName: "box"))
+        let both = TestDelegate()
+        both.simultaneousWith = ["swipe@box"]
+        pan.delegate = both
+        let id = f.press(Point(x: 100, y: 240))[0]
+        f.drag(id, to: Point(x: 100 + f.mm(15), y: 240), over: 0.1)
+        #expect(f.states(of: swipe) == [.recognized])
+        #expect(pan.state == .possible)
+        f.drag(id, to: Point(x: 100 + f.mm(60), y: 240), over: 0.2)
+        f.lift()
+        let states = f.states(of: pan)
+        #expect(states.first == .began && states.last == .ended && states.contains(.changed), "\(f.log)")
+        #expect(abs((f.events(of: pan).last?.translation.x ?? 0) - f.mm(60)) < 1e-6)
+        withExtendedLifetime(both) {}
+    }
+
     @Test func recognizersWithDisjointTouchesNeverBlockEachOther() {
         let f = Fingers()
         let left = f.views.add("left", Rect(x: 0, y: 0, width: 400, height: 480))

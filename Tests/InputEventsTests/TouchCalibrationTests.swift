@@ -76,6 +76,30 @@ struct TouchCalibrationTests {
         #expect(throws: CalibrationError.self) { try TouchCalibration(pointercal: "14170 -3 -2834000 5 8988 -2696400 65536 800", x: axis, y: axis, screen: (800, 480)) }
     }
 
+    /// A panel whose axes do not start at 0: the eGalax recording (Fixtures/), its position on
+    /// ABS_Z 30...4040 and ABS_RX 60...4035 as its header says. tslib's pointercal maps raw units,
+    /// so the axis minimum is part of the mapping: ignored, every touch would land 6 px right and
+    /// 7 px low on this panel.
+    @Test func aPointercalOnAPanelWhoseAxesStartAboveZeroMapsRawUnitsAsTslibDoes() throws {
+        let trace = try Recording.egalax.trace()
+        let (x, y) = (try #require(trace.device.axes[.z]), try #require(trace.device.axes[.rx]))
+        #expect((x.minimum, x.maximum, y.minimum, y.maximum) == (30, 4040, 60, 4035), "the header's ranges")
+        // Calibrated at 800x480 so that raw 30 is the left edge and 60 the top: x_px = (a·X + c) / s.
+        let (a, c, e, f, s) = (13071.0, -392_130.0, 7912.0, -474_720.0, 65536.0)
+        let cal = try TouchCalibration(pointercal: "13071 0 -392130 0 7912 -474720 65536 800 480", x: x, y: y, screen: (800, 480))
+        var decoder = try TouchDecoder(device: trace.device, screen: panel, positionAxes: (.z, .rx), calibration: cal)
+        let frames = decode(trace.events, with: &decoder)
+        // The first touch: raw (1909, 2123). The decoder maps through pixel centres, which moves
+        // it less than a tenth of a pixel.
+        let p = try #require(frames.first?.touches.first?.location)
+        #expect(abs(p.x - (a * 1909 + c) / s) < 0.1 && abs(p.y - (e * 2123 + f) / s) < 0.1, "\(p)")
+        // The axes' own ends land on the screen's corners.
+        let topLeft = cal.apply(0, 0)
+        #expect(abs(topLeft.x * 800) < 0.01 && abs(topLeft.y * 480) < 0.01, "raw (30, 60): \(topLeft)")
+        let bottomRight = cal.apply(1, 1)
+        #expect(abs(bottomRight.x * 800 - (a * 4041 + c) / s) < 1e-6 && abs(bottomRight.y * 480 - (e * 4036 + f) / s) < 1e-6, "\(bottomRight)")
+    }
+
     @Test func aProtocolAPanelIsCalibratedOverItsMultitouchAxes() throws {
         // Touches come from ABS_MT_POSITION_X/Y (through mtdev), not from the pointer axes.
         let mt = AxisInfo(minimum: 0, maximum: 4095)

@@ -80,8 +80,10 @@ enum KernelHarness {
     /// `binaries` are host files copied into the working directory as they are (executables with
     /// their shared libraries). With `screendump`, the screen is saved there as a PPM when the
     /// script prints "KIOSK-SCREENDUMP" or runs `screendump` (see run-in-vm.sh).
+    /// With `resizableDisplay`, a script line `KIOSK-DISPLAY-SIZE WxH` resizes the display from
+    /// the host, which the guest kernel reports as a DRM hotplug (see run-in-vm.sh).
     static func run(script: String, files: [String: String], binaries: [String] = [], screendump: String? = nil,
-                    secondSerialPort: Bool = false) throws -> Run {
+                    secondSerialPort: Bool = false, resizableDisplay: Bool = false) throws -> Run {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-vm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -100,6 +102,7 @@ enum KernelHarness {
         p.currentDirectoryURL = root
         var environment = ProcessInfo.processInfo.environment
         if let screendump { environment["KIOSK_VM_SCREENDUMP"] = screendump }
+        if resizableDisplay { environment["KIOSK_VM_DISPLAY_SIZE"] = "1" }
         let serial2Path = dir.appendingPathComponent("serial2.log").path
         if secondSerialPort { environment["KIOSK_VM_SERIAL2"] = serial2Path }
         p.environment = environment

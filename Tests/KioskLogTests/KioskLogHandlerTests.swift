@@ -103,6 +103,32 @@ final class RecordingSink: LogSink {
         ])
     }
 
+    /// A touchscreen plugged in again within the interval: each device's line is written, and the
+    /// count of one re-attached says which device it counts, whether it comes with the next line
+    /// or alone once the device went quiet.
+    @Test func deviceLinesAndTheirCountsAlwaysNameTheDevice() {
+        let (logger, writer) = logger(repeatInterval: 10)
+        func attached(_ node: Int) {
+            logger.info("touchscreen attached", metadata: ["input.device": "/dev/input/event\(node)", "input.kind": "protocol B"])
+        }
+        attached(3)
+        clock.advance(by: 1)
+        attached(4)
+        clock.advance(by: 1)
+        attached(4)
+        attached(3)
+        clock.advance(by: 8)
+        writer.writeRepeatSummaries()
+        clock.advance(by: 2)
+        attached(4)
+        #expect(sink.lines == [
+            #"[     5.000000] info touchscreen attached input.device=/dev/input/event3 input.kind="protocol B""#,
+            #"[     6.000000] info touchscreen attached input.device=/dev/input/event4 input.kind="protocol B""#,
+            #"[    15.000000] info touchscreen attached (repeated 1 times) input.device=/dev/input/event3 input.kind="protocol B""#,
+            #"[    17.000000] info touchscreen attached (repeated 1 times) input.device=/dev/input/event4 input.kind="protocol B""#,
+        ])
+    }
+
     @Test func aBurstThatWentQuietIsSummarisedWhenAsked() {
         let (logger, writer) = logger(repeatInterval: 10)
         for _ in 0..<5 { logger.error("touch lost") }

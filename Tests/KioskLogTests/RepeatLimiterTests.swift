@@ -65,4 +65,55 @@ import Testing
         #expect(limiter.takeExpired(now: 30).isEmpty)
         #expect(limiter.admit(level: .error, message: "burst", now: 15).decision == .suppress, "the summary counts as a write")
     }
+
+    /// The table forgets the message written longest ago, not the one that came in first: a
+    /// message written again is recent, whenever it first came.
+    @Test func theLeastRecentlyWrittenIsEvictedNotTheFirstInserted() {
+        var limiter = RepeatLimiter(interval: 10, capacity: 3)
+        _ = limiter.admit(level: .info, message: "a", now: 0)
+        _ = limiter.admit(level: .info, message: "b", now: 1)
+        _ = limiter.admit(level: .info, message: "b", now: 1.5)
+        _ = limiter.admit(level: .info, message: "c", now: 2)
+        #expect(limiter.admit(level: .info, message: "a", now: 11).decision == .write(repeats: 0), "a written again: now the most recent")
+
+        let full = limiter.admit(level: .info, message: "d", now: 12)
+        #expect(full.evicted == RepeatLimiter.Summary(level: .info, message: "b", repeats: 1), "b was written longest ago")
+        #expect(limiter.admit(level: .info, message: "a", now: 13).decision == .suppress, "a is still remembered")
+        #expect(limiter.count == 3)
+    }
+
+    /// A line about a device names it, and another device's line is not a repeat of it.
+    @Test func metadataThatNamesSomethingIsPartOfTheMessageAndNumbersAreNot() {
+        var limiter = RepeatLimiter(interval: 10)
+        let event3: Logger.Metadata = ["input.device": "/dev/input/event3", "input.name": "FT5406 memory based driver"]
+        let event4: Logger.Metadata = ["input.device": "/dev/input/event4", "input.name": "FT5406 memory based driver"]
+        #expect(limiter.admit(level: .info, message: "touchscreen attached", metadata: event3, now: 0).decision == .write(repeats: 0))
+        #expect(limiter.admit(level: .info, message: "touchscreen attached", metadata: event4, now: 1).decision == .write(repeats: 0),
+                "another device is another message")
+        #expect(limiter.admit(level: .info, message: "touchscreen attached", metadata: event3, now: 2).decision == .suppress)
+        #expect(limiter.admit(level: .info, message: "touchscreen attached", now: 2).decision == .write(repeats: 0),
+                "without metadata it names no device: not the same line")
+
+        // Figures are measurements: a new one every frame is still the same message.
+        _ = limiter.admit(level: .warning, message: "render stage overran its budget", metadata: ["stage.took.ms": "21.50", "stage": "render"], now: 0)
+        #expect(limiter.admit(level: .warning, message: "render stage overran its budget",
+                              metadata: ["stage.took.ms": "22.75", "stage": "render"], now: 1).decision == .suppress)
+        #expect(limiter.admit(level: .warning, message: "render stage overran its budget",
+                              metadata: ["stage.took.ms": "22.75", "stage": "present"], now: 1).decision == .write(repeats: 0))
+        #expect(RepeatLimiter.identity(of: ["a": "1", "b": "-2.5e3", "c": "event3", "d": "", "e": "800x480"])
+                == ["c": "event3", "d": "", "e": "800x480"])
+    }
+
+    @Test func aCountHandedBackNamesWhatItCounts() {
+        var limiter = RepeatLimiter(interval: 10, capacity: 1)
+        let event3: Logger.Metadata = ["input.device": "/dev/input/event3", "input.resyncs": "4"]
+        _ = limiter.admit(level: .info, message: "touchscreen attached", metadata: event3, now: 0)
+        _ = limiter.admit(level: .info, message: "touchscreen attached", metadata: event3, now: 1)
+        #expect(limiter.takeExpired(now: 10) == [RepeatLimiter.Summary(level: .info, message: "touchscreen attached", repeats: 1,
+                                                                        metadata: ["input.device": "/dev/input/event3"])])
+        _ = limiter.admit(level: .info, message: "touchscreen attached", metadata: event3, now: 11)
+        let other = limiter.admit(level: .info, message: "touchscreen removed", metadata: event3, now: 12)
+        #expect(other.evicted == RepeatLimiter.Summary(level: .info, message: "touchscreen attached", repeats: 1,
+                                                        metadata: ["input.device": "/dev/input/event3"]))
+    }
 }

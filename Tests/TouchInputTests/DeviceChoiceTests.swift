@@ -148,4 +148,40 @@ struct DeviceChoiceTests {
         let keyboard = d.report(using: "AT Translated Set 2 keyboard")
         #expect(keyboard.contains("cannot be used: \(folder.path)/event0 (\"AT Translated Set 2 keyboard\") is not a touchscreen: no touch axes"), "\(keyboard)")
     }
+
+    /// The outcome as text: `take PATH`, `wait: WHY` or `problem: WHY`.
+    func said(_ outcome: DeviceDiscovery.Outcome) -> String {
+        switch outcome {
+        case .take(let e): "take \(e.path)"
+        case .wait(let why): "wait: \(why)"
+        case .problem(let why): "problem: \(why)"
+        }
+    }
+
+    /// Waiting for a panel is not an error: a keyboard alone, or a device asked for that is not
+    /// there yet, means wait. A device that is there and cannot be used is a problem.
+    @Test func noPanelYetMeansWaitAndOnlyADeviceThatIsThereAndUnusableIsAProblem() throws {
+        let folder = TemporaryFolder()
+        let all = discovery(folder).entries
+        let keyboardOnly = DeviceDiscovery(directory: folder.path, entries: [all[0]])
+        #expect(said(keyboardOnly.outcome()) == "wait: no touchscreen in \(folder.path) yet")
+        #expect(keyboardOnly.notTouchscreens.map(\.name) == ["AT Translated Set 2 keyboard"])
+        #expect(keyboardOnly.notTouchscreens.first?.reason.hasPrefix("no touch axes") == true)
+        #expect(said(DeviceDiscovery(directory: folder.path, entries: []).outcome()) == "wait: no touchscreen in \(folder.path) yet")
+        #expect(said(keyboardOnly.outcome("\(folder.path)/by-id/usb-panel-event-if00"))
+                == "wait: \(folder.path)/by-id/usb-panel-event-if00 is not there yet")
+        #expect(said(keyboardOnly.outcome("Goodix Capacitive TouchScreen"))
+                == "wait: no device named \"Goodix Capacitive TouchScreen\" in \(folder.path) yet")
+
+        // There, and not usable: the keyboard asked for by name or path, a node kiosk may not open.
+        #expect(said(keyboardOnly.outcome("AT Translated Set 2 keyboard")).hasPrefix(
+            "problem: \(folder.path)/event0 (\"AT Translated Set 2 keyboard\") is not a touchscreen: no touch axes"))
+        #expect(said(keyboardOnly.outcome("\(folder.path)/event0")).hasPrefix("problem: \(folder.path)/event0 (\"AT Translated Set 2 keyboard\")"))
+        let unopened = DeviceDiscovery(directory: folder.path, entries: [all[0], all[4]])
+        #expect(said(unopened.outcome()) == "problem: no touchscreen kiosk can open in \(folder.path); it cannot open:\n  "
+                + "\(folder.path)/event4: permission denied (open): the user needs to be in group 'input' (sudo usermod -aG input $USER, then log in again)")
+        #expect(unopened.notTouchscreens.map(\.path) == ["\(folder.path)/event0"], "a node not opened is not plainly no touchscreen")
+
+        #expect(said(discovery(folder).outcome()) == "take \(folder.path)/event2")
+    }
 }

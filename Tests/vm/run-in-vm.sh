@@ -181,6 +181,16 @@ if s is not None:
 PY
     watcher=$!
 fi
+# With KIOSK_VM_DISPLAY_SIZE=1, QEMU's VNC server listens on a socket, and a script line
+# "KIOSK-DISPLAY-SIZE WxH" resizes virtio-gpu's head through it (Tests/vm/display-size.py): the
+# guest kernel then sends a real DRM hotplug uevent.
+vnc=()
+sizer=
+if [ -n "${KIOSK_VM_DISPLAY_SIZE:-}" ]; then
+    vnc=(-vnc "unix:$run/vnc.sock")
+    python3 "$(dirname "$0")/display-size.py" "$serial" "$run/vnc.sock" "${KIOSK_VM_TIMEOUT:-180}" &
+    sizer=$!
+fi
 second=()
 if [ -n "${KIOSK_VM_SERIAL2:-}" ]; then
     : > "$KIOSK_VM_SERIAL2"
@@ -189,7 +199,11 @@ fi
 timeout "${KIOSK_VM_TIMEOUT:-180}" qemu-system-x86_64 -accel tcg -m 512 -smp 1 -vga none -display none -no-reboot \
     -kernel "$work/kernel/vmlinux" -initrd "$run/initrd.cpio.gz" \
     -append "console=ttyS0 quiet panic=-1" \
-    -device virtio-gpu-pci,xres=800,yres=480 -serial "file:$serial" "${second[@]}" "${monitor[@]}" || true
+    -device virtio-gpu-pci,xres=800,yres=480 -serial "file:$serial" "${second[@]}" "${monitor[@]}" "${vnc[@]}" || true
+if [ -n "$sizer" ]; then
+    kill "$sizer" 2>/dev/null || true
+    wait "$sizer" 2>/dev/null || true
+fi
 if [ -n "$watcher" ]; then
     kill "$watcher" 2>/dev/null || true
     wait "$watcher" 2>/dev/null || true

@@ -31,6 +31,12 @@ public protocol FrameOutput: AnyObject {
     /// be put back, nil when all was.
     @discardableResult
     func restore() -> DisplayError?
+    /// The connector read again after a display hotplug event; nil for an output without one.
+    func probeConnection() -> DisplayConnection?
+}
+
+extension FrameOutput {
+    public func probeConnection() -> DisplayConnection? { nil }
 }
 
 extension DRMDisplay: FrameOutput {
@@ -40,6 +46,8 @@ extension DRMDisplay: FrameOutput {
     public var refreshHz: Int { mode.refresh > 0 ? mode.refresh : 60 }
     public var pollDescriptor: Int32? { fileDescriptor }
     public var lastFlipTime: Instant { Instant(microseconds: lastFlipMicroseconds) }
+
+    public func probeConnection() -> DisplayConnection? { readConnection() }
 
     public func recover() throws(DisplayError) {
         guard isConnectorConnected() else { throw DisplayError("\(cardName): \(connectorName): nothing is connected") }

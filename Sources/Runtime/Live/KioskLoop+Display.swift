@@ -12,7 +12,7 @@ import TouchInput
 import Glibc
 #endif
 
-// A display that fails, comes back, blanks and wakes.
+// A display that fails, is unplugged, comes back, blanks and wakes.
 extension KioskLoop {
 
     func displayFailed(_ error: DisplayError, at now: Instant) {
@@ -58,5 +58,43 @@ extension KioskLoop {
                 log.error("display cannot be woken: \(error)")
             }
         }
+    }
+
+    /// Opens the kernel's device events for display hotplug, when the display is a real one. A
+    /// sandbox without AF_NETLINK refuses it: then an unplug is noticed at the next page flip.
+    func openDisplayHotplug() {
+        guard hotplug == nil, output?.pollDescriptor != nil else { return }
+        do {
+            hotplug = try DisplayHotplugSocket()
+        } catch {
+            log.warning("display hotplug not watched: \(error); an unplugged display is noticed only at the next frame")
+        }
+    }
+
+    /// A display hotplug event: the connector is read again. Unplugged, nothing is drawn until it
+    /// is back; plugged in again, the mode is set afresh and a whole frame drawn at once, idle or not.
+    func displayHotplugged(at now: Instant) {
+        guard let output, let connection = output.probeConnection() else { return }
+        let metadata: Logger.Metadata = ["display.connector": "\(connection.connector)", "display.modes": "\(connection.modeList)"]
+        guard connection.isConnected else {
+            guard !displayUnplugged else { return }
+            displayUnplugged = true
+            displayDown = true
+            nextDisplayRetry = nil
+            inFlightInput.removeAll(keepingCapacity: true)
+            log.warning("display unplugged; nothing is drawn until it is back, input goes on", metadata: metadata)
+            return
+        }
+        guard displayUnplugged || displayDown else {
+            log.debug("display hotplug event; the display is still connected", metadata: metadata)
+            return
+        }
+        displayUnplugged = false
+        log.info("display plugged in", metadata: metadata)
+        if !connection.offers(width: output.width, height: output.height) {
+            log.warning("the display plugged in does not offer \(output.width)x\(output.height); kiosk sets that mode all the same",
+                        metadata: metadata)
+        }
+        recoverDisplay(at: now)
     }
 }

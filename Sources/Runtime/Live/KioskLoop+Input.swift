@@ -39,23 +39,34 @@ extension KioskLoop {
                 }
             }
             input = watcher
-            watcher.attach { event in
-                switch event {
-                case .attached(let path, let name, let kind):
-                    log.info("touchscreen attached", metadata: ["input.device": "\(path)", "input.name": "\(name)", "input.kind": "\(kind)"])
-                case .problem(let text):
-                    log.error("touchscreen cannot be used", metadata: ["input.error": "\(text)"])
-                default:
-                    break
-                }
-            }
-            if watcher.device == nil {
-                log.warning("no touchscreen yet; waiting for one to be plugged in", metadata: [
-                    "input.directory": "\(settings.directory)", "input.wanted": "\(settings.device ?? "any touchscreen")",
-                ])
-            }
+            watcher.attach { event in logInput(event, from: watcher) }
         } catch {
             log.error("touch input unavailable", metadata: ["input.error": "\(error)"])
+        }
+    }
+
+    /// One line for what the watcher said; touch frames are not its business. Waiting for a panel
+    /// is a warning, the devices passed over meanwhile are debug, and only a device that is there
+    /// and cannot be used is an error.
+    func logInput(_ event: TouchscreenWatcher.Event, from watcher: TouchscreenWatcher) {
+        switch event {
+        case .frame:
+            break
+        case .attached(let path, let name, let kind):
+            log.info("touchscreen attached", metadata: ["input.device": "\(path)", "input.name": "\(name)", "input.kind": "\(kind)"])
+        case .detached(let path, let name):
+            log.warning("touchscreen removed; its touches were cancelled", metadata: ["input.device": "\(path)", "input.name": "\(name)"])
+        case .waiting(let reason):
+            log.warning("no touchscreen yet; waiting for one to be plugged in", metadata: [
+                "input.directory": "\(watcher.directory)", "input.wanted": "\(watcher.wanted ?? "any touchscreen")",
+                "input.waiting": "\(reason)",
+            ])
+        case .skipped(let path, let name, let reason):
+            log.debug("input device skipped: not a touchscreen", metadata: [
+                "input.device": "\(path)", "input.name": "\(name)", "input.reason": "\(reason)",
+            ])
+        case .problem(let text):
+            log.error("touchscreen cannot be used", metadata: ["input.error": "\(text)"])
         }
     }
 

@@ -93,6 +93,10 @@ public final class KioskLoop {
     var inFlightInput: [Instant] = []
     var flipsSeen = 0
     var displayDown = false
+    /// The connector said nothing is connected (a hotplug event); drawing waits for the next one.
+    var displayUnplugged = false
+    /// The kernel's device events, for display hotplug; nil when not live or refused.
+    var hotplug: DisplayHotplugSocket?
     var nextDisplayRetry: Instant?
     var nextStats: Instant?
     var reloadPending = false
@@ -136,6 +140,7 @@ public final class KioskLoop {
         }
         // Signals are taken from here on: one sent while starting must not kill the kiosk.
         try openLoopFiles()
+        openDisplayHotplug()
         openInput(settings.input)
     }
 
@@ -247,6 +252,7 @@ public final class KioskLoop {
             fds.append(pollfd(fd: signals, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: timer, events: Int16(POLLIN), revents: 0))
             if let fd = output?.pollDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            if let fd = hotplug?.fileDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             input?.forEachDescriptor { fd in fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             logPump?.descriptorsWantingWrite { fd in
                 if fds.count < fds.capacity { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
@@ -267,6 +273,7 @@ public final class KioskLoop {
         drainTimer()
         if let ending = handleSignals() { return ending }
         handleDisplayEvents(at: clock())
+        if let hotplug, hotplug.readDisplayHotplug() { displayHotplugged(at: clock()) }
 
         // Input: read and decode; each frame goes to the scene at once (the recognizers' stage,
         // and the timers' for deadlines that fall before it).
@@ -280,12 +287,8 @@ public final class KioskLoop {
                 switch event {
                 case .frame(let frame):
                     deliver(frame, touchesDown: input.activeTouchCount)
-                case .attached(let path, let name, let kind):
-                    log.info("touchscreen attached", metadata: ["input.device": "\(path)", "input.name": "\(name)", "input.kind": "\(kind)"])
-                case .detached(let path, let name):
-                    log.warning("touchscreen removed; its touches were cancelled", metadata: ["input.device": "\(path)", "input.name": "\(name)"])
-                case .problem(let text):
-                    log.error("touchscreen cannot be used", metadata: ["input.error": "\(text)"])
+                default:
+                    logInput(event, from: input)
                 }
             }
         }

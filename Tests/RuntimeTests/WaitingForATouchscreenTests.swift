@@ -1,0 +1,87 @@
+import Display
+import Foundation
+import Geometry
+import InMemoryLogging
+import Logging
+@testable import Runtime
+import Testing
+
+/// What `kiosk run` logs about its touchscreen before it has one: waiting for a panel is one
+/// warning, never an error; only a device that is there and cannot be used is an error.
+@Suite("The live loop waiting for a touchscreen")
+struct WaitingForATouchscreenTests {
+    final class Run {
+        let folder: URL
+        let handler = InMemoryLogHandler()
+        let loop: KioskLoop
+
+        /// A live loop on the default scene, headless, reading input from a folder of its own;
+        /// `device` is written as `[input] device` (relative to the folder) when given.
+        init(device: String? = nil) throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-waiting-\(UUID().uuidString.prefix(8))")
+            self.folder = folder
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let scene = try String(contentsOfFile: KioskLoopTests.configPath, encoding: .utf8).components(separatedBy: "\n[display]").first ?? ""
+            let wanted = device.map { "device = \"\(folder.path)/\($0)\"\n" } ?? ""
+            let path = folder.appendingPathComponent("kiosk.conf").path
+            try (scene + "\n[input]\ndirectory = \"\(folder.path)\"\n\(wanted)[log]\nserial = \"none\"\n")
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            let handler = self.handler
+            var logger = Logger(label: "test", factory: { _ in handler })
+            logger.logLevel = .debug
+            let clock = KioskLoopTests.Harness.Clock()
+            loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug), logger: logger, logPump: nil,
+                                 output: { _ throws(DisplayError) in
+                                     do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }) }
+                                     catch { throw DisplayError("\(error)") }
+                                 }, clock: { clock.now })
+        }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+
+        /// A file that is not an input device, where the kernel would make a node.
+        func plantNode(_ name: String) {
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil)
+        }
+
+        /// The input lines so far, as `level message`.
+        var inputLines: [String] {
+            handler.entries.filter { $0.metadata.keys.contains { $0.hasPrefix("input.") } }.map { "\($0.level) \($0.message)" }
+        }
+    }
+
+    @Test func nothingPluggedInIsOneWarningThatSaysItWaits() throws {
+        let run = try Run()
+        #expect(run.inputLines == ["warning no touchscreen yet; waiting for one to be plugged in"])
+        let warning = try #require(run.handler.entries.first { $0.level == .warning })
+        #expect(warning.metadata["input.waiting"] == "no touchscreen in \(run.folder.path) yet")
+        #expect(warning.metadata["input.wanted"] == "any touchscreen")
+        // Changes in the folder that bring no touchscreen say nothing more.
+        try FileManager.default.createDirectory(at: run.folder.appendingPathComponent("by-id"), withIntermediateDirectories: true)
+        _ = run.loop.iterate()
+        _ = run.loop.iterate()
+        #expect(run.inputLines == ["warning no touchscreen yet; waiting for one to be plugged in"])
+        #expect(!run.handler.entries.contains { $0.level >= .error }, "\(run.handler.entries)")
+    }
+
+    @Test func aConfiguredDeviceIsWaitedForAndIsAnErrorOnlyOnceItIsThereAndCannotBeUsed() throws {
+        let run = try Run(device: "event7")
+        #expect(run.inputLines == ["warning no touchscreen yet; waiting for one to be plugged in"])
+        #expect(run.handler.entries.first { $0.level == .warning }?.metadata["input.waiting"] == "\(run.folder.path)/event7 is not there yet")
+        #expect(!run.handler.entries.contains { $0.level >= .error })
+
+        run.plantNode("event7")
+        _ = run.loop.iterate()
+        #expect(run.inputLines == ["warning no touchscreen yet; waiting for one to be plugged in", "error touchscreen cannot be used"])
+        let error = try #require(run.handler.entries.last)
+        #expect(error.metadata["input.error"] == "\(run.folder.path)/event7: libevdev_new_from_fd failed: Inappropriate ioctl for device")
+    }
+
+    @Test func aNodeKioskCannotOpenMayBeThePanelAndIsAnError() throws {
+        let run = try Run()
+        run.plantNode("event0")
+        _ = run.loop.iterate()
+        #expect(run.inputLines == ["warning no touchscreen yet; waiting for one to be plugged in", "error touchscreen cannot be used"])
+        #expect(run.handler.entries.last?.metadata["input.error"].map { "\($0)" }?.hasPrefix("no touchscreen kiosk can open in \(run.folder.path)") == true)
+    }
+}
