@@ -78,7 +78,7 @@ fi
 #    kernel, the Swift libraries or this step changes.
 base=$work/base
 stamp="$kver $(basename "$tarball") $(echo "$swift_libs" | xargs -r ls -lL | awk '{ print $5, $9 }' | md5sum | cut -c1-8) $(sed -n '/^# 2\. The base root/,/^# 3\. /p' "$0" | md5sum | cut -c1-8)"
-if [ "$(cat "$base.stamp" 2>/dev/null)" != "$stamp" ]; then
+if [ "$(cat "$base.stamp" 2>/dev/null)" != "$stamp" ] || [ ! -s "$base.cpio" ]; then
     log "base root"; t=$(date +%s.%N)
     rm -rf "$base" "$base.cpio" "$base.stamp"; mkdir "$base"
     tar -C "$base" --zstd -xf "$tarball"
@@ -109,6 +109,7 @@ if [ "$(cat "$base.stamp" 2>/dev/null)" != "$stamp" ]; then
     )
     chroot "$base" /sbin/ldconfig
     (cd "$base" && find . | cpio -o -H newc -R 0:0 --quiet) > "$base.cpio"
+    rm -rf "$base"   # the cpio is all a boot needs
     echo "$stamp" > "$base.stamp"
     log "base root and cpio: $(since "$t") s ($(du -m "$base.cpio" | cut -f1) MB)"
 fi
