@@ -15,6 +15,9 @@ struct CrashRestoreState {
     var y: UInt32 = 0
     var connectorID: UInt32 = 0
     var mode = drmModeModeInfo()
+    /// Whether stderr is the journal stream systemd gave the service: the line then starts with
+    /// `<2>`, so journald logs the crash at crit, not at info.
+    var stderrIsJournal = false
 }
 
 /// Handlers for the crash signals that put the previous CRTC back and give up DRM master, then
@@ -75,6 +78,7 @@ enum CrashRestore {
         } else {
             s.pointee.bufferID = 0
         }
+        s.pointee.stderrIsJournal = stderrIsJournal()
         s.pointee.fd = fd
         guard !installed else { return }
         var stack = stack_t(ss_sp: alternateStack, ss_flags: 0, ss_size: alternateStackSize)
@@ -87,6 +91,15 @@ enum CrashRestore {
             sigaction(handledSignals[i], &action, previousActions + i)
         }
         installed = true
+    }
+
+    /// Whether fd 2 is the stream `$JOURNAL_STREAM` ("DEVICE:INODE") names (systemd.exec(5)).
+    private static func stderrIsJournal() -> Bool {
+        guard let value = getenv("JOURNAL_STREAM") else { return false }
+        let parts = String(cString: value).split(separator: ":")
+        var status = stat()
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), fstat(2, &status) == 0 else { return false }
+        return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
     }
 
     /// Records whether kiosk's frame is on the CRTC of the display on `fd`.
@@ -124,6 +137,10 @@ enum CrashRestore {
             }
             let dropped = drmDropMaster(fd)
             restored = result == 0 && dropped == 0
+        }
+        if s.pointee.stderrIsJournal {
+            let priority: StaticString = "<2>"
+            _ = write(2, priority.utf8Start, priority.utf8CodeUnitCount)
         }
         let prefix: StaticString = "kiosk: crashed on signal "
         let suffix: StaticString = restored ? "; display restored\n" : "; display not restored\n"

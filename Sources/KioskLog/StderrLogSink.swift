@@ -16,6 +16,7 @@ import Synchronization
 public final class StderrLogSink: LogSink {
     private let isSocket: Bool
     private let writeImmediately: Bool
+    private let levelPrefixes: Bool
     private let state: Mutex<State>
 
     private struct State {
@@ -29,10 +30,14 @@ public final class StderrLogSink: LogSink {
     ///   - capacity: lines held while the reader is slow; never grows.
     ///   - maxLineBytes: longer lines are cut and end with `...`; at most `PIPE_BUF` - 1.
     ///   - writeImmediately: when the buffer is empty, `enqueue` tries one non-blocking write itself.
-    public init(fileDescriptor: Int32 = STDERR_FILENO, capacity: Int, maxLineBytes: Int = LogLineLimit.bytes, writeImmediately: Bool = true) {
+    ///   - levelPrefixes: start each line with its syslog priority (`<3>` for an error) for
+    ///     journald (`JournalPriority`); nil: when the descriptor is the service's journal stream.
+    public init(fileDescriptor: Int32 = STDERR_FILENO, capacity: Int, maxLineBytes: Int = LogLineLimit.bytes, writeImmediately: Bool = true,
+                levelPrefixes: Bool? = nil) {
         var status = stat()
         isSocket = fstat(fileDescriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK
         self.writeImmediately = writeImmediately
+        self.levelPrefixes = levelPrefixes ?? JournalPriority.isJournalStream(fileDescriptor)
         let ring = LineRing(capacity: capacity, maxLineBytes: min(maxLineBytes, Int(PIPE_BUF) - 1), terminator: [0x0A])
         state = Mutex(State(ring: ring, fd: fileDescriptor, problem: nil))
     }
@@ -44,7 +49,7 @@ public final class StderrLogSink: LogSink {
                 return
             }
             let wasEmpty = state.ring.isEmpty
-            guard state.ring.enqueue(line), wasEmpty, writeImmediately else { return }
+            guard state.ring.enqueue(levelPrefixes ? JournalPriority.prefixed(line) : line), wasEmpty, writeImmediately else { return }
             drain(&state)
         }
     }

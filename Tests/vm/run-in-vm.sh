@@ -29,32 +29,9 @@ work=${KIOSK_VM_DIR:-$PWD/.build-vm}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
-# The kernel: the one Debian's linux-image-amd64 points at, unpacked with its modules indexed.
-# Several VMs may start at once (tests run in parallel): one fetches, the others wait.
-exec 9>"$work/kernel.lock"
-flock 9
-if [ ! -s "$work/kernel/version" ]; then
-    pkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/{print $2; exit}')
-    [ -n "$pkg" ] || { echo "run-in-vm: apt-cache knows no linux-image-amd64; run apt-get update" >&2; exit 1; }
-    rm -rf "$work/kernel" && mkdir -p "$work/kernel"
-    (cd "$work" && rm -f linux-image-*.deb && apt-get download -qq "$pkg")
-    dpkg -x "$work"/linux-image-*.deb "$work/kernel"
-    version=${pkg#linux-image-}
-    /sbin/depmod -b "$work/kernel" "$version"
-    # The uncompressed ELF boots through PVH in about half the time of the bzImage.
-    python3 - "$work/kernel/boot/vmlinuz-$version" "$work/kernel/vmlinux" <<'PY'
-import lzma, sys
-data = open(sys.argv[1], "rb").read()
-start = data.find(b"\xfd7zXZ\x00")
-if start < 0:
-    sys.exit("run-in-vm: no xz stream in " + sys.argv[1])
-out = lzma.LZMADecompressor().decompress(data[start:])
-open(sys.argv[2], "wb").write(out)
-PY
-    echo "$version" > "$work/kernel/version"
-fi
+# The kernel (Tests/vm/kernel.sh fetches it once into the cache).
+"$(dirname "$0")/kernel.sh" "$work"
 version=$(cat "$work/kernel/version")
-flock -u 9
 
 # The initramfs: busybox, the modules in load order, evemu, the payload, and an init.
 run=$(mktemp -d "$work/run.XXXXXX")
@@ -112,22 +89,7 @@ chmod +x "$root/init"
 # The waits and sections every script uses (Tests/vm/helpers.sh), sourced before it.
 mkdir -p "$root/lib"
 cp "$(dirname "$0")/helpers.sh" "$root/lib/kiosk-vm-helpers.sh"
-cat > "$root/bin/screendump" <<'DUMP'
-#!/bin/busybox sh
-# screendump [NAME]: the host saves the screen as KIOSK-SCREENDUMP[:NAME] asks; returns once it
-# has (status 1 after 60 s without the host's word).
-taken="taken ${1:--}"
-count() { grep -cx "$taken" /tmp/screendumps-taken 2>/dev/null || true; }
-before=$(count)
-echo "KIOSK-SCREENDUMP${1:+:$1}"
-for i in $(seq 1 600); do
-    [ "$(count)" -gt "${before:-0}" ] && exit 0
-    sleep 0.1
-done
-echo "KIOSK-TIMEOUT waiting for the screendump ${1:-}"
-exit 1
-DUMP
-chmod +x "$root/bin/screendump"
+install -m 0755 "$(dirname "$0")/screendump.sh" "$root/bin/screendump"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$run/initrd.cpio.gz"
 
 serial="$run/serial.log"
@@ -137,48 +99,7 @@ watcher=
 if [ -n "${KIOSK_VM_SCREENDUMP:-}" ]; then
     monitor=(-monitor "unix:$run/monitor.sock,server,nowait")
     monitor+=(-chardev "socket,id=taken,path=$run/taken.sock,server=on,wait=off" -device isa-serial,chardev=taken,index=2)
-    python3 - "$serial" "$run/monitor.sock" "$KIOSK_VM_SCREENDUMP" "${KIOSK_VM_TIMEOUT:-180}" "$run/taken.sock" <<'PY' &
-import os, re, socket, sys, time
-serial, sock_path, dump, limit, taken_path = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
-end = time.time() + limit
-marker = re.compile(rb"^KIOSK-SCREENDUMP(?::([A-Za-z0-9_-]+))?\r?$", re.M)
-s = None
-def until_prompt():
-    data = b""
-    while not data.endswith(b"(qemu) "):
-        chunk = s.recv(4096)
-        if not chunk:
-            break
-        data += chunk
-    return data
-done = 0
-while time.time() < end:
-    found = list(marker.finditer(open(serial, "rb").read()))
-    if len(found) <= done:
-        if b"KIOSK-VM-EXIT" in open(serial, "rb").read():
-            break
-        time.sleep(0.05)
-        continue
-    for m in found[done:]:
-        suffix = m.group(1)
-        path = dump if suffix is None else dump[:-4] + "-" + suffix.decode() + ".ppm" if dump.endswith(".ppm") else dump + "-" + suffix.decode()
-        if s is None:
-            s = socket.socket(socket.AF_UNIX)
-            s.connect(sock_path)
-            until_prompt()
-            taken = socket.socket(socket.AF_UNIX)
-            taken.connect(taken_path)
-        s.sendall(b"screendump " + path.encode() + b"\n")
-        reply = until_prompt()
-        if b"rror" in reply:
-            print("run-in-vm: screendump: " + reply.decode(errors="replace"), file=sys.stderr)
-        else:
-            taken.sendall(b"taken " + (suffix or b"-") + b"\n")
-    done = len(found)
-if s is not None:
-    s.close()
-    taken.close()
-PY
+    python3 "$(dirname "$0")/screendumps.py" "$serial" "$run/monitor.sock" "$KIOSK_VM_SCREENDUMP" "${KIOSK_VM_TIMEOUT:-180}" "$run/taken.sock" &
     watcher=$!
 fi
 # With KIOSK_VM_DISPLAY_SIZE=1, QEMU's VNC server listens on a socket, and a script line

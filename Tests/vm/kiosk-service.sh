@@ -1,0 +1,127 @@
+# Inside the VM of service-in-vm.sh, as root, once systemd has finished the boot: kiosk.service
+# as deploy/install.sh installed it, started at boot by systemd.
+#   1. the service as it came up: its state and status text (READY=1 is sent after the first
+#      frame), the process's user, groups, seccomp and capabilities, its network namespace, and
+#      which devices the unit's cgroup lets a process open; the screen ("boot");
+#   2. a uinput FT5406 appears and trace.evemu is played on it; once the scene has settled the
+#      host takes a screendump ("touched");
+#   3. a broken config and `systemctl reload`: refused, logged at err; a changed config (another
+#      background) and `systemctl reload`: applied; the screen ("reloaded");
+#   4. SIGKILL: systemd restarts kiosk; SIGSTOP: the watchdog kills it and systemd restarts it;
+#      each timed from the signal until the new kiosk is active;
+#   5. the service stopped, kiosk run by a user that lacks one of input, video, dialout;
+#   6. systemd-analyze security; kiosk's journal by priority.
+# Every wait is on a state or a log line, bounded; the host's test reads the sections printed.
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+prop() { systemctl show -p "$1" --value kiosk; }
+state() { echo "$(prop ActiveState)/$(prop SubState)"; }
+# until_active OLDPID: until a kiosk other than OLDPID is active and running (up to 60 s).
+until_active() {
+    for i in $(seq 1 300); do
+        pid=$(prop MainPID)
+        [ "$(state)" = active/running ] && [ "$pid" != 0 ] && [ "$pid" != "$1" ] && return 0
+        sleep 0.2
+    done
+    echo "KIOSK-TIMEOUT waiting for a new kiosk to be active (was $1; now $(state), pid $(prop MainPID))"
+    return 1
+}
+until_state() {  # until_state STATE: until kiosk.service is STATE (up to 60 s)
+    for i in $(seq 1 300); do [ "$(prop ActiveState)" = "$1" ] && return 0; sleep 0.2; done
+    echo "KIOSK-TIMEOUT waiting for kiosk.service to be $1 (it is $(state))"
+    return 1
+}
+show() { systemctl show kiosk -p ActiveState -p SubState -p StatusText -p MainPID -p NRestarts -p Result; }
+
+# kiosk's own lines in the journal, as they come.
+journalctl -b -f -t kiosk -o cat --no-pager > /tmp/kiosk.log &
+
+echo "KIOSK-BOOTED uptime=$(uptime_s)"
+show > /tmp/state-boot.txt
+pid=$(prop MainPID)
+{
+    grep -E '^(Uid|Gid|NoNewPrivs|Seccomp|CapEff|CapBnd):' "/proc/$pid/status"
+    echo "User: $(stat -c %U "/proc/$pid")"
+    echo "Groups: $(for g in $(awk '/^Groups:/ { $1 = ""; print }' "/proc/$pid/status"); do getent group "$g" | cut -d: -f1; done | sort | paste -sd' ')"
+    [ "$(readlink "/proc/$pid/ns/net")" = "$(readlink /proc/1/ns/net)" ] && echo "Network: the host's" || echo "Network: private"
+    echo "Interfaces: $(awk -F: 'NR > 2 { gsub(/ /, "", $1); print $1 }' "/proc/$pid/net/dev" | paste -sd' ')"
+} > /tmp/process.txt
+# The device allow-list as the kernel applies it to the unit's cgroup: a shell moved into it
+# tries to open each device (O_NONBLOCK, reading nothing).
+cgroup=/sys/fs/cgroup$(awk -F: '$1 == "0" { print $3 }' "/proc/$pid/cgroup")
+sh -c 'echo $$ > "$1/cgroup.procs"; shift
+    for d in "$@"; do
+        if dd if="$d" of=/dev/null bs=1 count=0 iflag=nonblock 2>/dev/null; then echo "$d open"; else echo "$d denied"; fi
+    done' sh "$cgroup" /dev/dri/card0 /dev/input/event0 /dev/ttyS1 /dev/null /dev/mem /dev/uinput /dev/kmsg /dev/vcs > /tmp/devices.txt
+screendump boot
+
+evemu-device trace.evemu > /tmp/device.txt 2>&1 &
+wait_for /dev/input/event /tmp/device.txt
+device=$(grep -o '/dev/input/event[0-9]*' /tmp/device.txt)
+wait_for "touchscreen attached" /tmp/kiosk.log
+evemu-play "$device" < trace.evemu
+settled /tmp/kiosk.log
+screendump touched
+
+cp /etc/kiosk/kiosk.conf /tmp/installed.conf
+cp broken.conf /etc/kiosk/kiosk.conf
+systemctl reload kiosk
+wait_for "config reload failed" /tmp/kiosk.log
+cp changed.conf /etc/kiosk/kiosk.conf
+systemctl reload kiosk
+wait_for "config reloaded" /tmp/kiosk.log
+settled /tmp/kiosk.log
+show > /tmp/state-reloaded.txt
+screendump reloaded
+
+old=$(prop MainPID)
+t0=$(uptime_s)
+kill -KILL "$old"
+until_active "$old"
+echo "KIOSK-SIGKILL seconds=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { print b - a }') restarts=$(prop NRestarts)"
+
+old=$(prop MainPID)
+t0=$(uptime_s)
+kill -STOP "$old"
+until_active "$old"
+echo "KIOSK-SIGSTOP seconds=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { print b - a }') restarts=$(prop NRestarts) watchdog=$(prop WatchdogUSec)"
+show > /tmp/state-end.txt
+journalctl -b -u kiosk _PID=1 -o cat --no-pager > /tmp/systemd.txt
+ls -A /var/lib/kiosk > /tmp/state-directory.txt
+systemd-analyze security kiosk --no-pager > /tmp/security.txt 2>&1
+
+# A user without one of the groups: the service's user and config, run by hand with setpriv.
+systemctl stop kiosk
+until_state inactive
+for missing in input video dialout; do
+    groups=$(echo video input dialout | tr ' ' '\n' | grep -vx "$missing" | paste -sd,)
+    setpriv --reuid=kiosk --regid=kiosk --groups="$groups" --inh-caps=-all --bounding-set=-all \
+        /usr/local/bin/kiosk run --config /etc/kiosk/kiosk.conf > /tmp/without-$missing.out 2> /tmp/without-$missing.err &
+    k=$!
+    # It exits, or goes on without what it could not open: either way it says so.
+    for i in $(seq 1 300); do
+        grep -q 'group' /tmp/without-$missing.err && break
+        kill -0 $k 2>/dev/null || break
+        sleep 0.2
+    done
+    if kill -0 $k 2>/dev/null; then
+        kill -TERM $k
+        echo "KIOSK-WITHOUT-$missing ran"
+    fi
+    wait $k
+    echo "KIOSK-WITHOUT-$missing status=$?"
+    section "WITHOUT-$missing" /tmp/without-$missing.err
+done
+
+section STATE-BOOT /tmp/state-boot.txt
+section STATE-RELOADED /tmp/state-reloaded.txt
+section STATE-END /tmp/state-end.txt
+section PROCESS /tmp/process.txt
+section DEVICES /tmp/devices.txt
+section SYSTEMD /tmp/systemd.txt
+section STATE-DIRECTORY /tmp/state-directory.txt
+section SECURITY /tmp/security.txt
+# kiosk's lines at each syslog priority, 0 (emerg) to 7 (debug).
+for p in 0 1 2 3 4 5 6 7; do
+    journalctl -b -t kiosk -p "$p..$p" -o cat --no-pager > /tmp/journal-$p.txt
+    section "JOURNAL-$p" /tmp/journal-$p.txt
+done
