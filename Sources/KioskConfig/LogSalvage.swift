@@ -9,7 +9,7 @@ extension LogSettings {
     /// The whole `[log]` section when it reads; else its `serial` (and `baud`, when that reads)
     /// over the defaults.
     public static func salvaged(fromFile path: String) -> LogSettings? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let root = try? TOMLTable(string: text) else { return nil }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let root = try? TOMLGuard.parse(text) else { return nil }
         let top = TableReader(root, path: "", label: "the file", file: path, locator: KeyLocator(text))
         guard let section = try? top.subtable("log"), section.has("serial") else { return nil }
         if let whole = try? RuntimeSection().log(section) { return whole }
