@@ -40,7 +40,7 @@ struct RuntimeSection {
         if let mode = try r.string("mode") {
             guard Self.isMode(mode) else {
                 throw r.error("mode", "'\(mode)' is not a mode; expected \"WxH\" or \"WxH@R\" in whole numbers greater than 0, "
-                    + "such as \"800x480\" or \"800x480@60\"")
+                    + "W and H up to 16384, R up to 1000, such as \"800x480\" or \"800x480@60\"")
             }
             d.mode = mode
         }
@@ -142,15 +142,16 @@ struct RuntimeSection {
         return shares
     }
 
-    /// `800x480` or `800x480@60`: digits only (no sign, no spaces), each number greater than 0.
+    /// `800x480` or `800x480@60`: digits only (no sign, no spaces), each number greater than 0,
+    /// the size at most 16384 (as `[panel]`), the refresh at most 1000 Hz.
     static func isMode(_ text: String) -> Bool {
-        func positive(_ s: Substring) -> Bool {
-            !s.isEmpty && s.allSatisfy { $0.isASCII && $0.isNumber } && (Int(s).map { $0 > 0 } ?? false)
+        func number(_ s: Substring, upTo limit: Int) -> Bool {
+            !s.isEmpty && s.allSatisfy { $0.isASCII && $0.isNumber } && (Int(s).map { $0 > 0 && $0 <= limit } ?? false)
         }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count <= 2, parts.count == 1 || positive(parts[1]) else { return false }
+        guard parts.count <= 2, parts.count == 1 || number(parts[1], upTo: 1000) else { return false }
         let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-        return size.count == 2 && positive(size[0]) && positive(size[1])
+        return size.count == 2 && number(size[0], upTo: 16384) && number(size[1], upTo: 16384)
     }
 
     /// A device node's absolute path, or `keyword`; a misspelt keyword is named.

@@ -151,13 +151,14 @@ struct RuntimeSectionTests {
         #expect(s.loop.stageShares[.present] == 0.1505)
     }
 
-    @Test(arguments: ["800x480", "800x480@60", "1920x1080@144", "1x1"])
+    @Test(arguments: ["800x480", "800x480@60", "1920x1080@144", "1x1", "16384x16384@1000"])
     func aModeIsWidthByHeightAtAnOptionalRefresh(mode: String) {
         #expect(RuntimeSection.isMode(mode))
     }
 
     @Test(arguments: ["", "800", "800x", "x480", "800x480@", "@60", "800x480@60Hz", "800X480", "800*480", "0x480", "800x0",
-                      "800x480@0", "+800x480", " 800x480", "800x480@60@30", "800x480x2", "-800x480", "99999999999999999999x1"])
+                      "800x480@0", "+800x480", " 800x480", "800x480@60@30", "800x480x2", "-800x480", "99999999999999999999x1",
+                      "16385x480", "800x16385", "800x480@1001"])
     func anythingElseIsNotAMode(mode: String) {
         #expect(!RuntimeSection.isMode(mode))
     }
@@ -183,7 +184,7 @@ struct RuntimeErrorTests {
         ("[display]\nrotation = 90.0", "rotation",
          "display.rotation: expected a whole number, one of: 0, 90, 180, 270 (degrees clockwise), found 90.0"),
         ("[display]\nmode = \"800x480@\"", "mode",
-         "display.mode: '800x480@' is not a mode; expected \"WxH\" or \"WxH@R\" in whole numbers greater than 0, such as \"800x480\" or \"800x480@60\""),
+         "display.mode: '800x480@' is not a mode; expected \"WxH\" or \"WxH@R\" in whole numbers greater than 0, W and H up to 16384, R up to 1000, such as \"800x480\" or \"800x480@60\""),
         ("[display]\nmode = 800", "mode", "display.mode: expected a string in quotes, found 800"),
         ("[display]\npixel_format = \"rgb888\"", "pixel_format",
          "display.pixel_format: 'rgb888' is not one of: xrgb8888, rgb565; did you mean 'xrgb8888'?"),
