@@ -87,6 +87,11 @@ struct SceneSection {
 
     func gesture(_ r: TableReader, views: [ViewDescription], panel: PanelMetrics) throws(ConfigError) -> GestureDescription {
         var r = r
+        // Named by its name as soon as it has one, by name@view once its view is known too.
+        if let name = try? r.string("name") {
+            r.label = "gesture \"\(name)\""
+            r.shownPath = r.label
+        }
         let viewName = try r.requiredString("view")
         guard let view = views.first(where: { $0.name == viewName }) else {
             var message = "unknown view '\(viewName)'"

@@ -150,6 +150,9 @@ struct ValidatorRuleTests {
 
     static let gesturesCases: [(String, String, String)] = [
         ("[[gesture]]\nkind = \"tap\"", "[[gesture]]", "gesture[0]: gesture[0] needs 'view'"),
+        ("[[gesture]]\nname = \"press\"\nkind = \"tap\"", "[[gesture]]", "gesture \"press\": gesture \"press\" needs 'view'"),
+        ("[[gesture]]\nname = \"press\"\nview = \"yelow\"", "yelow",
+         "gesture \"press\".view: unknown view 'yelow'; did you mean 'yellow'? Declared views: canvas, yellow, button"),
         ("[[gesture]]\nview = \"yellow\"", "[[gesture]]", "gesture[0]: a gesture needs 'kind'"),
         ("[[gesture]]\nview = \"yellow\"\nkind = \"drag\"", "drag",
          "gesture[0].kind: 'drag' is not one of: tap, long_press, pan, pinch, rotation, swipe"),
