@@ -16,8 +16,8 @@ import TOMLKit
 /// headers); toml++ stops at the first error, so the scan only has to be right on text that is
 /// valid up to the point it looks at. Found by reading toml++'s parser at every `TOML_ASSERT` on
 /// the current character, and checked by running toml++ with its assertions on over every string
-/// of up to three TOML punctuation characters and 100000 random token strings
-/// (Tests/KioskConfigTests/TOMLGuardTests.swift keeps the classes found).
+/// of up to three TOML punctuation characters and 300000 random token strings
+/// (`Tests/toml-probe/run.sh`; TOMLGuardTests keeps a case of each class found).
 enum TOMLGuard {
     /// What toml++ would assert on, at its line and column (1-based, in Unicode scalars, as toml++ counts).
     struct Problem: Equatable {
