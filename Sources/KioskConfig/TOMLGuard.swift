@@ -44,13 +44,19 @@ enum TOMLGuard {
         /// The open lists (`[`) and inline tables (`{`) of the value being read; empty between statements.
         var open: [Unicode.Scalar] = []
 
-        init(_ s: [Unicode.Scalar]) { self.s = s }
+        /// toml++ skips a byte order mark at the start, and so does the scan; columns count from after it, as an editor shows them.
+        let start: Int
+
+        init(_ s: [Unicode.Scalar]) {
+            self.s = s
+            start = s.first == "\u{FEFF}" ? 1 : 0
+        }
 
         func at(_ k: Int) -> Unicode.Scalar? { k < s.count ? s[k] : nil }
 
         func problem(at k: Int, _ message: String) -> Problem {
             var line = 1, column = 1
-            for c in s[..<min(k, s.count)] {
+            for c in s[start..<max(start, min(k, s.count))] {
                 if c == "\n" { line += 1; column = 1 } else { column += 1 }
             }
             return Problem(line: line, column: column, message: message)
@@ -68,6 +74,7 @@ enum TOMLGuard {
         static func isUnicodeLineBreak(_ c: Unicode.Scalar) -> Bool { c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}" }
 
         mutating func run() -> Problem? {
+            i = start
             while i < s.count {
                 if let p = statement() { return p }
             }

@@ -17,10 +17,11 @@ struct TOMLGuardTests {
         ("[ \u{2028}a]", 1, 3, "U+2028"), ("[\u{85}]", 1, 2, "U+0085"), ("[é]", 1, 2, "'é'"), ("[\u{7F}]", 1, 2, "U+007F"),
         ("a = 1\n\n  [\n", 3, 4, "a line break"), ("x = [\n  1,\n]\n[#", 4, 2, "'#'"),
         ("s = \"\"\"\n[ok]\n\"\"\"\n[.]", 4, 2, "'.'"),
+        ("\u{FEFF}[\n", 1, 2, "a line break"),  // after a byte order mark, which toml++ skips
         // parse_value from a list: '}' or a Unicode line break where a value would start.
         ("x = [}", 1, 6, "'}'"), ("x = [\n}", 2, 1, "'}'"), ("x = [1, }", 1, 9, "'}'"), ("x = [ # c\n  }", 2, 3, "'}'"),
         ("x = [[1], [}]]", 1, 12, "'}'"), ("x = [{a = 1}, }", 1, 15, "'}'"), ("x = [\u{85}1]", 1, 6, "U+0085"),
-        ("x = [\u{2029}]", 1, 6, "U+2029"), ("t = { a = [}] }", 1, 12, "'}'"),
+        ("x = [\u{2029}]", 1, 6, "U+2029"), ("t = { a = [}] }", 1, 12, "'}'"), ("\u{FEFF}x = [}", 1, 6, "'}'"),
     ])
     func isRefusedWhereTomlPlusPlusWouldAssert(text: String, line: Int, column: Int, word: String) throws {
         let p = try #require(TOMLGuard.check(text))
