@@ -5,8 +5,14 @@
 #      which devices the unit's cgroup lets a process open; the screen ("boot");
 #   2. a uinput FT5406 appears and trace.evemu is played on it; once the scene has settled the
 #      host takes a screendump ("touched");
+#      Before it, kiosk had only the VM's keyboard: its journal lines at warning or above until
+#      then are kept (one warning that it waits, no error, no "display hotplug not watched");
 #   3. a broken config and `systemctl reload`: refused, logged at err; a changed config (another
 #      background) and `systemctl reload`: applied; the screen ("reloaded");
+#   3b. the display unplugged while kiosk idles (the connector forced off, and the host resizes
+#      virtio-gpu's head through QEMU, so the kernel sends a real DRM hotplug uevent into the
+#      unit's namespaces), the installed config reloaded meanwhile (its own background), then
+#      plugged in again (a second uevent): kiosk logs both and draws a whole frame ("replugged");
 #   4. SIGKILL: systemd restarts kiosk; SIGSTOP: the watchdog kills it and systemd restarts it;
 #      each timed from the signal until the new kiosk is active;
 #   5. the service stopped, kiosk run by a user that lacks one of input, video, dialout;
@@ -58,6 +64,7 @@ evemu-device trace.evemu > /tmp/device.txt 2>&1 &
 wait_for /dev/input/event /tmp/device.txt
 device=$(grep -o '/dev/input/event[0-9]*' /tmp/device.txt)
 wait_for "touchscreen attached" /tmp/kiosk.log
+journalctl -b -t kiosk _PID="$pid" -p warning -o cat --no-pager > /tmp/until-attached.txt
 evemu-play "$device" < trace.evemu
 settled /tmp/kiosk.log
 screendump touched
@@ -72,6 +79,21 @@ wait_for "config reloaded" /tmp/kiosk.log
 settled /tmp/kiosk.log
 show > /tmp/state-reloaded.txt
 screendump reloaded
+
+connector=/sys/class/drm/card0-Virtual-1
+echo off > $connector/status
+echo "KIOSK-DISPLAY-SIZE 640x480"
+wait_for "display unplugged" /tmp/kiosk.log
+echo "KIOSK-UNPLUGGED $(cat $connector/status)"
+cp /tmp/installed.conf /etc/kiosk/kiosk.conf
+systemctl reload kiosk
+wait_for "config reloaded" /tmp/kiosk.log 2
+echo detect > $connector/status
+echo "KIOSK-DISPLAY-SIZE 800x480"
+wait_for "display back" /tmp/kiosk.log
+settled /tmp/kiosk.log
+echo "KIOSK-PLUGGED $(cat $connector/status)"
+screendump replugged
 
 old=$(prop MainPID)
 t0=$(uptime_s)
@@ -112,6 +134,8 @@ for missing in input video dialout; do
     section "WITHOUT-$missing" /tmp/without-$missing.err
 done
 
+section UNTIL-ATTACHED /tmp/until-attached.txt
+section LOG /tmp/kiosk.log
 section STATE-BOOT /tmp/state-boot.txt
 section STATE-RELOADED /tmp/state-reloaded.txt
 section STATE-END /tmp/state-end.txt
