@@ -82,14 +82,17 @@ public struct DisplaySearch: Sendable {
     /// Surveys each of `cards` in turn with `survey` (which may open the card) until one serves.
     public func choose(cards: [String], survey: (String) -> CardSurvey) -> Result<Choice, DisplayError> {
         var reasons: [String] = []
+        var unopenable = 0
         for (index, path) in cards.enumerated() {
-            switch verdict(survey(path)) {
+            let card = survey(path)
+            if case .unopenable = card.contents { unopenable += 1 }
+            switch verdict(card) {
             case .use(let connector, let mode): return .success(Choice(card: index, connector: connector, mode: mode))
             case .skip(let reason): reasons.append(reason)
             case .fail(let error): return .failure(error)
             }
         }
-        return .failure(nothingFound(reasons))
+        return .failure(nothingFound(reasons, unopenable: unopenable))
     }
 
     /// Decides about one card.
@@ -118,10 +121,17 @@ public struct DisplaySearch: Sendable {
         return cardIsNamed ? .fail(DisplayError(reason)) : .skip(reason)
     }
 
-    /// The error when no card serves: the display looked for, then each card and why.
-    public func nothingFound(_ reasons: [String]) -> DisplayError {
+    /// The error when no card serves: what went wrong, then each card and why. When no card could
+    /// be opened, that is the news, not a missing display: the card may well have one, and the
+    /// reason (from `DisplayError.cannotOpen`) names the group the user lacks.
+    public func nothingFound(_ reasons: [String], unopenable: Int = 0) -> DisplayError {
         let looked = connector.map { "no connected display on a connector \($0)" } ?? "no connected display"
-        return DisplayError(reasons.isEmpty ? "\(looked): no DRM card" : "\(looked): \(reasons.joined(separator: "; "))")
+        let head = switch unopenable {
+        case 0: looked
+        case reasons.count: reasons.count == 1 ? "the DRM card could not be opened" : "no DRM card could be opened"
+        default: "\(looked) on the cards that could be opened"
+        }
+        return DisplayError(reasons.isEmpty ? "\(looked): no DRM card" : "\(head): \(reasons.joined(separator: "; "))")
     }
 
     private func use(_ card: CardSurvey, _ connectors: [ConnectorSurvey], _ i: Int) -> Verdict {

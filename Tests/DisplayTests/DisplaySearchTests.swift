@@ -45,10 +45,24 @@ struct DisplaySearchTests {
                      CardSurvey(name: "card2", .renderOnly),
                      Self.card("card3", Self.empty("HDMI-A-1"), Self.empty("HDMI-A-2"))]
         #expect(error(search(cards)) == """
-            no connected display: card0: cannot open /dev/dri/card0: Permission denied (the user needs group video, or run as root); \
+            no connected display on the cards that could be opened: \
+            card0: cannot open /dev/dri/card0: Permission denied (the user needs group video, or run as root); \
             card1: no connectors (a render-only device); card2: no modesetting (a render-only device); \
             card3: nothing connected to HDMI-A-1, HDMI-A-2
             """)
+    }
+
+    /// A user without group video: the card is there but cannot be opened. That is what the
+    /// message says first, with the group it takes, not that no display is connected.
+    @Test func whenNoCardCanBeOpenedTheErrorSaysSoAndNamesTheGroup() {
+        let denied = "cannot open /dev/dri/card0: Permission denied (the user needs group video, or run as root)"
+        #expect(error(search([CardSurvey(name: "card0", .unopenable(denied))])) ==
+            "the DRM card could not be opened: card0: \(denied)")
+        #expect(error(search([CardSurvey(name: "card0", .unopenable(denied))], DisplaySearch(connector: "DSI-1"))) ==
+            "the DRM card could not be opened: card0: \(denied)")
+        let busy = "cannot open /dev/dri/card1: Device or resource busy"
+        let both = [CardSurvey(name: "card0", .unopenable(denied)), CardSurvey(name: "card1", .unopenable(busy))]
+        #expect(error(search(both)) == "no DRM card could be opened: card0: \(denied); card1: \(busy)")
     }
 
     @Test func aNamedConnectorIsLookedForOnEveryCard() throws {

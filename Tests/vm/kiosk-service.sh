@@ -2,11 +2,16 @@
 # as deploy/install.sh installed it, started at boot by systemd.
 #   1. the service as it came up: its state and status text (READY=1 is sent after the first
 #      frame), the process's user, groups, seccomp and capabilities, its network namespace, and
-#      which devices the unit's cgroup lets a process open; the screen ("boot");
+#      which devices the unit's cgroup lets a process open; the screen ("boot"). With only the
+#      VM's keyboard in /dev/input, its journal lines at warning and above once it said it waits;
 #   2. a uinput FT5406 appears and trace.evemu is played on it; once the scene has settled the
 #      host takes a screendump ("touched");
 #   3. a broken config and `systemctl reload`: refused, logged at err; a changed config (another
 #      background) and `systemctl reload`: applied; the screen ("reloaded");
+#   3b. the display unplugged while kiosk idles (the connector forced off, and the host resizes
+#      virtio-gpu's head through QEMU, so the kernel sends a real DRM hotplug uevent into the
+#      unit's namespaces), the installed config reloaded meanwhile (its own background), then
+#      plugged in again (a second uevent): kiosk logs both and draws a whole frame ("replugged");
 #   4. SIGKILL: systemd restarts kiosk; SIGSTOP: the watchdog kills it and systemd restarts it;
 #      each timed from the signal until the new kiosk is active;
 #   5. the service stopped, kiosk run by a user that lacks one of input, video, dialout;
@@ -38,6 +43,12 @@ journalctl -b -f -t kiosk -o cat --no-pager > /tmp/kiosk.log &
 echo "KIOSK-BOOTED uptime=$(uptime_s)"
 show > /tmp/state-boot.txt
 pid=$(prop MainPID)
+# Booted with only the VM's keyboard: kiosk's lines at warning and above once it said it waits.
+for i in $(seq 1 300); do
+    journalctl -b -t kiosk _PID="$pid" -p warning -o cat --no-pager > /tmp/only-keyboard.txt
+    grep -q "no touchscreen yet" /tmp/only-keyboard.txt && break
+    sleep 0.2
+done
 {
     grep -E '^(Uid|Gid|NoNewPrivs|Seccomp|CapEff|CapBnd):' "/proc/$pid/status"
     echo "User: $(stat -c %U "/proc/$pid")"
@@ -72,6 +83,21 @@ wait_for "config reloaded" /tmp/kiosk.log
 settled /tmp/kiosk.log
 show > /tmp/state-reloaded.txt
 screendump reloaded
+
+connector=/sys/class/drm/card0-Virtual-1
+echo off > $connector/status
+echo "KIOSK-DISPLAY-SIZE 640x480"
+wait_for "display unplugged" /tmp/kiosk.log
+echo "KIOSK-UNPLUGGED $(cat $connector/status)"
+cp /tmp/installed.conf /etc/kiosk/kiosk.conf
+systemctl reload kiosk
+wait_for "config reloaded" /tmp/kiosk.log 2
+echo detect > $connector/status
+echo "KIOSK-DISPLAY-SIZE 800x480"
+wait_for "display back" /tmp/kiosk.log
+settled /tmp/kiosk.log
+echo "KIOSK-PLUGGED $(cat $connector/status)"
+screendump replugged
 
 old=$(prop MainPID)
 t0=$(uptime_s)
@@ -112,6 +138,8 @@ for missing in input video dialout; do
     section "WITHOUT-$missing" /tmp/without-$missing.err
 done
 
+section ONLY-KEYBOARD /tmp/only-keyboard.txt
+section LOG /tmp/kiosk.log
 section STATE-BOOT /tmp/state-boot.txt
 section STATE-RELOADED /tmp/state-reloaded.txt
 section STATE-END /tmp/state-end.txt

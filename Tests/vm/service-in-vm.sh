@@ -14,6 +14,8 @@
 # command prints; its exit status is printed as "KIOSK-VM-EXIT <status>" and becomes this
 # command's. `screendump [NAME]` and KIOSK_VM_SCREENDUMP work as in run-in-vm.sh, and
 # KIOSK_VM_SERIAL2=FILE keeps what the VM wrote to its second serial port (/dev/ttyS1).
+# KIOSK_VM_DISPLAY_SIZE=1: a script line "KIOSK-DISPLAY-SIZE WxH" resizes virtio-gpu's head from
+# the host (QEMU's VNC server, Tests/vm/display-size.py), as in run-in-vm.sh: a real DRM hotplug.
 # KIOSK_VM_TIMEOUT (default 240) bounds the boot and the script.
 #
 # Cached under $KIOSK_VM_DIR (default .build-vm/): the kernel (kernel.sh), a debootstrap of
@@ -168,17 +170,24 @@ if [ -n "${KIOSK_VM_SCREENDUMP:-}" ]; then
     python3 "$here/screendumps.py" "$serial" "$run/monitor.sock" "$KIOSK_VM_SCREENDUMP" "$limit" "$run/taken.sock" &
     watcher=$!
 fi
+vnc=()
+sizer=
+if [ -n "${KIOSK_VM_DISPLAY_SIZE:-}" ]; then
+    vnc=(-vnc "unix:$run/vnc.sock")
+    python3 "$here/display-size.py" "$serial" "$run/vnc.sock" "$limit" &
+    sizer=$!
+fi
 t=$(date +%s.%N)
 timeout "$limit" qemu-system-x86_64 -accel tcg -m 1536 -smp 2 -nodefaults -vga none -display none -no-reboot \
     -kernel "$kdir/vmlinux" -initrd "$run/initrd.cpio" \
     -append "console=ttyS0 quiet panic=-1 systemd.show_status=error" \
     -device virtio-gpu-pci,xres=800,yres=480 -serial "file:$serial" -serial "file:$serial2" \
     -chardev "socket,id=taken,path=$run/taken.sock,server=on,wait=off" -device isa-serial,chardev=taken,index=2 \
-    -monitor "unix:$run/monitor.sock,server,nowait" || true
-if [ -n "$watcher" ]; then
-    kill "$watcher" 2>/dev/null || true
-    wait "$watcher" 2>/dev/null || true
-fi
+    -monitor "unix:$run/monitor.sock,server,nowait" "${vnc[@]}" || true
+for helper in $sizer $watcher; do
+    kill "$helper" 2>/dev/null || true
+    wait "$helper" 2>/dev/null || true
+done
 cat "$serial"
 echo "KIOSK-VM-TIMES qemu=$(since "$t") total=$(since "$t_start")"
 status=$(sed -n 's/^KIOSK-VM-EXIT \([0-9]*\).*/\1/p' "$serial" | tail -1)

@@ -1,3 +1,4 @@
+import CLinuxSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,9 @@ public final class SystemdNotifier {
     public init?(environment: [String: String]) {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty else { return nil }
         socketPath = path
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        // From the C shim: with CLinuxSystem's <sys/socket.h> in the module, a release (whole-module)
+        // build no longer sees Glibc's SOCK_CLOEXEC and SOCK_NONBLOCK.
+        fd = socket(AF_UNIX, kiosk_SOCK_DGRAM_CLOEXEC_NONBLOCK, 0)
         guard fd >= 0 else { return nil }
         var interval: Double?
         if let usec = environment["WATCHDOG_USEC"].flatMap(Double.init), usec > 0 {
