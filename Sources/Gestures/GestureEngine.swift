@@ -174,7 +174,8 @@ public final class GestureEngine {
     }
 
     /// Cancels every touch, as when the input device goes away: continuous gestures are
-    /// cancelled, the others fail, and hit views are told.
+    /// cancelled and the others fail. Hit views are not told (no recognizer begins on a
+    /// cancelled touch): the host stops its controls' tracking itself.
     public func cancelAllTouches(at now: Instant) {
         var frame = TouchFrame(time: now)
         for i in 0..<touches.capacity where touches[i].inUse {
