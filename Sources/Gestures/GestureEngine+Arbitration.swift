@@ -3,6 +3,7 @@ import Geometry
 /// The coordinator's rules: which requests of a round are carried out, in what order, and what
 /// each does to the others (exclusivity, failure requirements, delegates, controls).
 extension GestureEngine {
+    /// Fires the timers due up to `limit`, earliest first, each at its own time, and settles what each asks.
     func runTimers(through limit: Instant) {
         while true {
             var due: GestureRecognizer?
