@@ -55,7 +55,6 @@ extension GestureEngine {
         case .requirementSucceeded(let q): return "waits for \(recognizer(q).qualifiedName) to fail, which \(otherState.map { "\($0)" } ?? "recognized")"
         case .delegateRefusedBegin: return "delegate's gestureRecognizerShouldBegin said no"
         case .claimedByControl(let view, let gesture): return "\(viewName(view)) keeps its standard gesture (\(gesture))"
-        case .disabled: return "disabled"
         }
     }
 }

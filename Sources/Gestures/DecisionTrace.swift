@@ -17,7 +17,7 @@ public struct Decision: Sendable, Hashable {
         case held(waitingFor: RecognizerID)
         /// Was held and goes on, because the recognizer it waited for failed.
         case wentOn(after: RecognizerID)
-        /// Begins alongside another on the same touches, because this one's delegate said yes.
+        /// Begins alongside another on the same touches, because the delegate of `allowedBy` (either side's) said yes.
         case simultaneous(with: RecognizerID, allowedBy: RecognizerID)
         /// For this attempt, waits for another to fail, as a delegate said.
         case requiresFailure(of: RecognizerID, placement: RequirementPlacement)

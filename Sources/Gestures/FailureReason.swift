@@ -33,8 +33,6 @@ public enum FailureReason: Hashable, Sendable {
     case delegateRefusedBegin
     /// The touched control keeps this gesture for itself (UIControl's standard gestures).
     case claimedByControl(view: ViewID, gesture: StaticString)
-    /// Disabled while it had touches.
-    case disabled
 
     public static func == (a: FailureReason, b: FailureReason) -> Bool { a.hashKey == b.hashKey }
     public func hash(into hasher: inout Hasher) { hasher.combine(hashKey) }

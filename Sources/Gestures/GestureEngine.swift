@@ -34,19 +34,24 @@ public enum GestureSetupError: Error, Equatable, CustomStringConvertible {
 public final class GestureEngine {
     public let metrics: PanelMetrics
     public private(set) var recognizers: [GestureRecognizer] = []
-    public private(set) var touches: TouchTable
+    public internal(set) var touches: TouchTable
     public weak var host: (any GestureEngineHost)?
     public let trace: DecisionTrace
     /// What the last `process` or `advance(to:)` produced.
-    public private(set) var outputs: [EngineOutput] = []
+    public internal(set) var outputs: [EngineOutput] = []
     /// Touches dropped because every slot was in use.
     public private(set) var droppedTouchCount = 0
     /// Moves or lifts of touches the engine never saw begin.
     public private(set) var unknownTouchCount = 0
 
+    /// The coordinator's bookkeeping for each recognizer, indexed by its id.
+    var members: [ArenaMember] = []
+    /// Recognizers with a touch that changed in this frame: their `update` is due.
+    private var dirty = RecognizerMask()
     private var recognizersByView: [[RecognizerID]] = []
     private var path: [ViewID] = []
-    private var requesters: [RecognizerID] = []
+    /// Recognizers that asked for a transition in this round, in the order they are carried out.
+    var requesters: [RecognizerID] = []
     private var finalSlots: [Int] = []
 
     public init(metrics: PanelMetrics = .raspberryPi7Inch, touchCapacity: Int = 20, trace: DecisionTrace = DecisionTrace()) {
@@ -56,6 +61,7 @@ public final class GestureEngine {
         outputs.reserveCapacity(256)
         path.reserveCapacity(32)
         requesters.reserveCapacity(RecognizerMask.capacity)
+        members.reserveCapacity(RecognizerMask.capacity)
         finalSlots.reserveCapacity(touchCapacity)
     }
 
@@ -70,6 +76,7 @@ public final class GestureEngine {
         recognizer.id = RecognizerID(recognizers.count)
         recognizer.metrics = metrics
         recognizers.append(recognizer)
+        members.append(ArenaMember())
         let v = recognizer.view.rawValue
         if v >= recognizersByView.count {
             recognizersByView.append(contentsOf: Array(repeating: [], count: v + 1 - recognizersByView.count))
@@ -84,7 +91,7 @@ public final class GestureEngine {
         if let cycle = staticPath(from: other.id, to: recognizer.id) {
             throw .requirementCycle(([recognizer.id] + cycle).map { recognizers[$0.rawValue].qualifiedName })
         }
-        recognizer.staticRequirements.insert(other.id)
+        members[recognizer.id.rawValue].staticRequirements.insert(other.id)
     }
 
     /// A path of static requirements from `start` to `goal`, if there is one.
@@ -95,7 +102,7 @@ public final class GestureEngine {
             if id == goal { return [id] }
             if seen.contains(id) { return nil }
             seen.insert(id)
-            for next in recognizers[id.rawValue].staticRequirements {
+            for next in members[id.rawValue].staticRequirements {
                 if let rest = visit(next) { return [id] + rest }
             }
             return nil
@@ -144,15 +151,16 @@ public final class GestureEngine {
             touches[slot].phase = touch.phase
             if touch.phase.isFinal { finalSlots.append(slot) }
             if touch.phase != .stationary || touches[slot].location != touches[slot].previousLocation {
-                for id in touches[slot].receivers { recognizers[id.rawValue].dirty = true }
+                dirty = dirty.union(touches[slot].receivers)
             }
         }
-        for r in recognizers where r.dirty {
-            r.dirty = false
+        for id in dirty {
+            let r = recognizers[id.rawValue]
             guard !r.state.isFinished else { continue }
             r.update(touches, now: now)
-            if r.request != nil { requesters.append(r.id) }
+            if r.request != nil { requesters.append(id) }
         }
+        dirty.removeAll()
         resolve(now: now)
         for slot in finalSlots {
             for id in touches[slot].receivers {
@@ -166,7 +174,8 @@ public final class GestureEngine {
     }
 
     /// Cancels every touch, as when the input device goes away: continuous gestures are
-    /// cancelled, the others fail, and hit views are told.
+    /// cancelled and the others fail. Hit views are not told (no recognizer begins on a
+    /// cancelled touch): the host stops its controls' tracking itself.
     public func cancelAllTouches(at now: Instant) {
         var frame = TouchFrame(time: now)
         for i in 0..<touches.capacity where touches[i].inUse {
@@ -197,7 +206,7 @@ public final class GestureEngine {
             for id in recognizersByView[view.rawValue] {
                 let r = recognizers[id.rawValue]
                 // A finished recognizer sees no new touch until it resets; a held discrete one has done its part.
-                guard r.isEnabled, !r.state.isFinished, !(r.isHeld && !r.isContinuous) else { continue }
+                guard r.isEnabled, !r.state.isFinished, !(members[id.rawValue].attempt.isHeld && !r.isContinuous) else { continue }
                 guard r.acceptsNewTouch() else {
                     trace.record(now, id, .ignored(touch.id))
                     continue
@@ -206,12 +215,12 @@ public final class GestureEngine {
                     trace.record(now, id, .notReceived(touch.id))
                     continue
                 }
-                if !r.attemptStarted {
-                    r.attemptStarted = true
-                    r.depth = depth
+                if !members[id.rawValue].attempt.started {
+                    members[id.rawValue].attempt.started = true
+                    members[id.rawValue].attempt.depth = depth
                 }
                 r.touchSlots.append(slot)
-                r.dirty = true
+                dirty.insert(id)
                 record.receivers.insert(id)
             }
         }
@@ -223,221 +232,14 @@ public final class GestureEngine {
     }
 
     private func askRequirement(_ a: GestureRecognizer, _ b: GestureRecognizer, now: Instant) {
-        guard !a.askedAbout.contains(b.id) else { return }
-        a.askedAbout.insert(b.id)
+        guard !members[a.id.rawValue].attempt.askedAbout.contains(b.id) else { return }
+        members[a.id.rawValue].attempt.askedAbout.insert(b.id)
         if let d = a.delegate, d.gestureRecognizer(a, shouldRequireFailureOf: b) {
-            a.dynamicRequirements.insert(b.id)
+            members[a.id.rawValue].attempt.dynamicRequirements.insert(b.id)
             trace.record(now, a.id, .requiresFailure(of: b.id, placement: .shouldRequireFailureOf))
         } else if let d = b.delegate, d.gestureRecognizer(b, shouldBeRequiredToFailBy: a) {
-            a.dynamicRequirements.insert(b.id)
+            members[a.id.rawValue].attempt.dynamicRequirements.insert(b.id)
             trace.record(now, a.id, .requiresFailure(of: b.id, placement: .shouldBeRequiredToFailBy))
-        }
-    }
-
-    // MARK: Arbitration
-
-    private func runTimers(through limit: Instant) {
-        while true {
-            var due: GestureRecognizer?
-            for r in recognizers {
-                guard let d = r.deadline, d <= limit else { continue }
-                if let best = due, let bd = best.deadline, bd <= d { continue }
-                due = r
-            }
-            guard let r = due, let when = r.deadline else { return }
-            r.deadline = nil
-            r.timerFired(now: when)
-            if r.request != nil { requesters.append(r.id) }
-            resolve(now: when)
-            resetFinished()
-        }
-    }
-
-    /// Carries out the requests of this frame, nearest the hit view first, then in order of addition.
-    private func resolve(now: Instant) {
-        // Insertion sort: a handful of entries, and it does not allocate.
-        if requesters.count > 1 {
-            for i in 1..<requesters.count {
-                let key = requesters[i]
-                var j = i - 1
-                while j >= 0, goesFirst(key, requesters[j]) {
-                    requesters[j + 1] = requesters[j]
-                    j -= 1
-                }
-                requesters[j + 1] = key
-            }
-        }
-        var i = 0
-        while i < requesters.count {
-            let r = recognizers[requesters[i].rawValue]
-            i += 1
-            guard let request = r.request else { continue }
-            r.request = nil
-            switch request {
-            case .fail(let reason): fail(r, reason, now: now)
-            case .cancel(let reason):
-                if r.state.isActive { transition(r, to: .cancelled, now: now, reason: reason) } else { fail(r, reason, now: now) }
-            case .change:
-                if r.state.isActive { transition(r, to: .changed, now: now) }
-            case .end:
-                if r.state.isActive { transition(r, to: .ended, now: now) } else if r.isHeld { r.endAfterBegin = true }
-            case .begin, .recognize:
-                attemptToBegin(r, now: now)
-            case .beginAndEnd:
-                // Released earlier in this round by a requirement that failed: it only has to end now.
-                if r.state.isActive { transition(r, to: .ended, now: now); continue }
-                r.endAfterBegin = true
-                attemptToBegin(r, now: now)
-            }
-        }
-        requesters.removeAll(keepingCapacity: true)
-    }
-
-    private func goesFirst(_ a: RecognizerID, _ b: RecognizerID) -> Bool {
-        let ra = recognizers[a.rawValue], rb = recognizers[b.rawValue]
-        return ra.depth != rb.depth ? ra.depth < rb.depth : a < b
-    }
-
-    /// The recognizers that share a touch with `r`, `r` excluded.
-    private func sharing(_ r: GestureRecognizer) -> RecognizerMask {
-        var m = RecognizerMask()
-        for s in r.touchSlots { m = m.union(touches[s].receivers) }
-        m.remove(r.id)
-        return m
-    }
-
-    /// The recognizer whose delegate allows `a` and `b` at once, if either does.
-    private func simultaneity(_ a: GestureRecognizer, _ b: GestureRecognizer) -> RecognizerID? {
-        if let d = a.delegate, d.gestureRecognizer(a, shouldRecognizeSimultaneouslyWith: b) { return a.id }
-        if let d = b.delegate, d.gestureRecognizer(b, shouldRecognizeSimultaneouslyWith: a) { return b.id }
-        return nil
-    }
-
-    /// True when `from` waits, directly or through others that are held, for `to`.
-    private func waits(_ from: GestureRecognizer, for to: RecognizerID, depth: Int = 0) -> Bool {
-        guard depth < RecognizerMask.capacity else { return false }
-        for q in from.staticRequirements.union(from.dynamicRequirements) {
-            if q == to { return true }
-            let rq = recognizers[q.rawValue]
-            if rq.isHeld, waits(rq, for: to, depth: depth + 1) { return true }
-        }
-        return false
-    }
-
-    private func attemptToBegin(_ r: GestureRecognizer, now: Instant) {
-        guard r.state == .possible else { return }
-        // Failure requirements: hold while one is possible, fail if one succeeded.
-        for q in r.staticRequirements.union(r.dynamicRequirements) {
-            let rq = recognizers[q.rawValue]
-            if rq.state.hasSucceeded { return fail(r, .requirementSucceeded(q), now: now) }
-            // A recognizer with no attempt under way is not part of these touches: nothing to wait for.
-            guard rq.state == .possible, rq.attemptStarted else { continue }
-            if waits(rq, for: r.id) {
-                trace.record(now, r.id, .cycleBroken(with: q))
-                continue
-            }
-            if !r.isHeld || r.heldOn != q { trace.record(now, r.id, .held(waitingFor: q), other: rq.state) }
-            r.isHeld = true
-            r.heldOn = q
-            return
-        }
-        if r.isHeld, let q = r.heldOn { trace.record(now, r.id, .wentOn(after: q), other: recognizers[q.rawValue].state) }
-        r.isHeld = false
-        r.heldOn = nil
-        // Exclusivity with gestures already under way on the same touches.
-        let others = sharing(r)
-        for o in others {
-            let ro = recognizers[o.rawValue]
-            guard ro.state.isActive else { continue }
-            guard let allowedBy = simultaneity(r, ro) else { return fail(r, .excluded(by: o), now: now) }
-            trace.record(now, r.id, .simultaneous(with: o, allowedBy: allowedBy))
-        }
-        if let d = r.delegate, !d.gestureRecognizerShouldBegin(r) { return fail(r, .delegateRefusedBegin, now: now) }
-        if let host {
-            for s in r.touchSlots where touches[s].hitView != r.view {
-                if let gesture = host.hitView(touches[s].hitView, claimsGestureOf: r, touch: touches[s]) {
-                    return fail(r, .claimedByControl(view: touches[s].hitView, gesture: gesture), now: now)
-                }
-            }
-        }
-        transition(r, to: r.isContinuous ? .began : .recognized, now: now)
-        // Those waiting for it fail first, so the trace names the requirement rather than the touch.
-        settleWaiters(of: r.id, now: now)
-        // The others on these touches fail, unless either side allows both.
-        for o in others {
-            let ro = recognizers[o.rawValue]
-            if ro.state == .possible, simultaneity(r, ro) == nil { fail(ro, .excluded(by: r.id), now: now) }
-        }
-        if r.cancelsTouchesInView {
-            for s in r.touchSlots where !touches[s].cancelledInView {
-                touches[s].cancelledInView = true
-                outputs.append(.touchCancelledInView(touches[s].id, view: touches[s].hitView, time: now))
-            }
-        }
-        if r.endAfterBegin, r.isContinuous {
-            r.endAfterBegin = false
-            transition(r, to: .ended, now: now)
-        }
-    }
-
-    private func fail(_ r: GestureRecognizer, _ reason: FailureReason, now: Instant) {
-        guard r.state == .possible else {
-            if r.state.isActive { transition(r, to: .cancelled, now: now, reason: reason) }
-            return
-        }
-        r.isHeld = false
-        r.heldOn = nil
-        r.endAfterBegin = false
-        r.request = nil
-        r.deadline = nil
-        r.state = .failed
-        trace.record(now, r.id, .failed(reason), other: Self.other(in: reason).map { recognizers[$0.rawValue].state })
-        settleWaiters(of: r.id, now: now)
-    }
-
-    /// Held recognizers that wait for `q` look again: they go on, keep waiting, or fail.
-    private func settleWaiters(of q: RecognizerID, now: Instant) {
-        for w in recognizers where w.isHeld && w.staticRequirements.union(w.dynamicRequirements).contains(q) {
-            attemptToBegin(w, now: now)
-        }
-    }
-
-    private static func other(in reason: FailureReason) -> RecognizerID? {
-        switch reason {
-        case .excluded(let by): by
-        case .requirementSucceeded(let q): q
-        default: nil
-        }
-    }
-
-    private func transition(_ r: GestureRecognizer, to state: GestureState, now: Instant, reason: FailureReason? = nil) {
-        r.state = state
-        if state != .possible { r.deadline = state.isActive ? r.deadline : nil }
-        var event = GestureEvent(time: now, recognizer: r.id, state: state)
-        r.fill(&event)
-        outputs.append(.gesture(event))
-        switch state {
-        case .began: trace.record(now, r.id, .began)
-        case .recognized: trace.record(now, r.id, .recognized)
-        case .ended: trace.record(now, r.id, .ended)
-        case .cancelled: trace.record(now, r.id, .cancelled(reason ?? .touchCancelled))
-        default: break
-        }
-    }
-
-    /// Recognizers that finished and hold no touch start over.
-    private func resetFinished() {
-        for r in recognizers where r.state.isFinished && r.touchSlots.isEmpty {
-            r.state = .possible
-            r.isHeld = false
-            r.heldOn = nil
-            r.endAfterBegin = false
-            r.request = nil
-            r.deadline = nil
-            r.attemptStarted = false
-            r.dynamicRequirements.removeAll()
-            r.askedAbout.removeAll()
-            r.resetLogic()
         }
     }
 }

@@ -17,8 +17,12 @@ enum TransitionRequest: Equatable {
 /// Recognizers are objects, not values, because the coordinator needs their identity (failure
 /// requirements and delegates refer to them) and mutates them in place on every frame, which a
 /// value kept in an array would copy. Their logic still follows the event-in, request-out shape:
-/// `update` and `timerFired` only record a `TransitionRequest`, never call out.
+/// `update` and `timerFired` only record a `TransitionRequest` (and set `deadline`), never call out.
+/// What the coordinator keeps about each attempt (held, requirements asked...) is the engine's
+/// (`ArenaMember`), not the recognizer's.
 public class GestureRecognizer {
+    /// What kind of recognizer it is.
+    public let kind: RecognizerKind
     /// The name within its view, e.g. `pan`.
     public let name: String
     /// The name of the view it is attached to, e.g. `yellow`.
@@ -32,8 +36,6 @@ public class GestureRecognizer {
     /// When it begins or recognizes, the hit view is told its touches are cancelled (UIKit's default: true).
     public var cancelsTouchesInView = true
     public weak var delegate: (any GestureDelegate)?
-    /// Free for the host, e.g. the scene action it drives.
-    public var tag = 0
 
     /// The centroid of its touches when it last looked, screen pixels.
     public internal(set) var location = Point.zero
@@ -45,18 +47,8 @@ public class GestureRecognizer {
     /// When `timerFired` is due.
     var deadline: Instant?
 
-    // Coordinator bookkeeping for the current attempt.
-    var attemptStarted = false
-    var depth = 0
-    var isHeld = false
-    var heldOn: RecognizerID?
-    var endAfterBegin = false
-    var dirty = false
-    var staticRequirements = RecognizerMask()
-    var dynamicRequirements = RecognizerMask()
-    var askedAbout = RecognizerMask()
-
-    init(name: String, view: ViewID, viewName: String) {
+    init(kind: RecognizerKind, name: String, view: ViewID, viewName: String) {
+        self.kind = kind
         self.name = name
         self.view = view
         self.viewName = viewName
@@ -66,11 +58,8 @@ public class GestureRecognizer {
     /// `name@view`, as the decision trace writes it.
     public var qualifiedName: String { "\(name)@\(viewName)" }
 
-    /// The kind, as the config file spells it.
-    public var kindName: String { "" }
-
     /// Continuous gestures begin, change and end; discrete ones recognize once.
-    public var isContinuous: Bool { false }
+    public var isContinuous: Bool { kind.isContinuous }
 
     /// How many touches it tracks now.
     public var numberOfTouches: Int { touchSlots.count }
@@ -86,11 +75,19 @@ public class GestureRecognizer {
     /// Whether it takes one more touch (UIKit's `ignore(_:for:)` when it does not).
     func acceptsNewTouch() -> Bool { true }
 
-    /// Back to the start of an attempt.
+    /// Back to the start of an attempt: the logic's own values.
     func resetLogic() {}
 
     /// Copies its current values into an event.
     func fill(_ event: inout GestureEvent) { event.location = location }
+
+    /// Back to possible with nothing asked and no timer, ready for the next attempt.
+    func reset() {
+        state = .possible
+        request = nil
+        deadline = nil
+        resetLogic()
+    }
 
     // MARK: Helpers for the logic
 

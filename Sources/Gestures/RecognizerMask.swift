@@ -1,16 +1,3 @@
-/// Identifies a recognizer within its engine: its index, in the order recognizers were added.
-public struct RecognizerID: Hashable, Comparable, Sendable {
-    public var rawValue: Int
-    public init(_ rawValue: Int) { self.rawValue = rawValue }
-    public static func < (a: RecognizerID, b: RecognizerID) -> Bool { a.rawValue < b.rawValue }
-}
-
-/// Identifies a view of the host's view tree.
-public struct ViewID: Hashable, Sendable {
-    public var rawValue: Int
-    public init(_ rawValue: Int) { self.rawValue = rawValue }
-}
-
 /// A set of recognizers, as a fixed-size bit set: testing and updating it never allocates.
 public struct RecognizerMask: Hashable, Sendable, Sequence {
     /// How many recognizers one engine can hold.

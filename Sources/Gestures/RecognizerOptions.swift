@@ -75,23 +75,15 @@ public enum RecognizerSpec: Hashable, Sendable {
     case rotation(RotationOptions)
     case swipe(SwipeOptions)
 
-    /// The kind's name as the config file and the decision trace spell it.
-    public var kindName: String {
+    /// The kind of recognizer it makes.
+    public var kind: RecognizerKind {
         switch self {
-        case .tap: "tap"
-        case .longPress: "long_press"
-        case .pan: "pan"
-        case .pinch: "pinch"
-        case .rotation: "rotation"
-        case .swipe: "swipe"
-        }
-    }
-
-    /// True for continuous gestures (began, changed, ended), false for discrete ones (recognized).
-    public var isContinuous: Bool {
-        switch self {
-        case .tap, .swipe: false
-        case .longPress, .pan, .pinch, .rotation: true
+        case .tap: .tap
+        case .longPress: .longPress
+        case .pan: .pan
+        case .pinch: .pinch
+        case .rotation: .rotation
+        case .swipe: .swipe
         }
     }
 }

@@ -13,12 +13,10 @@ public final class SwipeRecognizer: GestureRecognizer {
     private var tracker = VelocityTracker()
     private var startTime: Instant?
 
-    public init(name: String = "swipe", view: ViewID, viewName: String, options: SwipeOptions = SwipeOptions()) {
+    public init(name: String = RecognizerKind.swipe.rawValue, view: ViewID, viewName: String, options: SwipeOptions = SwipeOptions()) {
         self.options = options
-        super.init(name: name, view: view, viewName: viewName)
+        super.init(kind: .swipe, name: name, view: view, viewName: viewName)
     }
-
-    override public var kindName: String { "swipe" }
 
     /// Below this travel, direction and speed are not judged: it is finger jitter.
     private var slopMillimetres: Double { GestureConstants.panHysteresisMillimetres }

@@ -89,7 +89,7 @@ public struct KioskConfiguration: Sendable {
         for r in gestureTables {
             let g = try section.gesture(r, views: scene.views, panel: panel)
             if scene.gestures.contains(where: { $0.qualifiedName == g.qualifiedName }) {
-                throw r.error(g.name == g.spec.kindName && !r.has("name") ? "kind" : "name",
+                throw r.error(g.name == g.spec.kind.rawValue && !r.has("name") ? "kind" : "name",
                               "recognizer '\(g.qualifiedName)' is declared twice; give one a different 'name'")
             }
             scene.gestures.append(g)

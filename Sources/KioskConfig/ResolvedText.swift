@@ -109,7 +109,7 @@ struct TOMLWriter {
         header("[[gesture]]")
         string("view", g.view)
         string("name", g.name)
-        string("kind", g.spec.kindName)
+        string("kind", g.spec.kind.rawValue)
         string("action", g.action.rawValue)
         switch g.spec {
         case .tap(let o):

@@ -6,7 +6,6 @@ import Scene
 struct SceneSection {
     let file: String
 
-    static let gestureKinds = ["tap", "long_press", "pan", "pinch", "rotation", "swipe"]
     static let graphKeys = ["simultaneous_with", "require_to_fail", "should_require_failure_of", "should_be_required_to_fail_by"]
     static let commonGestureKeys = ["view", "name", "kind", "action", "cancels_touches_in_view"] + graphKeys
     /// A panel's side, from a watch's to a wall's: 1 mm to 10 m.
@@ -98,23 +97,25 @@ struct SceneSection {
             if let near = nearest(viewName, among: views.map(\.name)) { message += "; did you mean '\(near)'?" }
             throw r.error("view", message + " Declared views: \(views.map(\.name).joined(separator: ", "))")
         }
-        guard let kind = try r.choice("kind", Self.gestureKinds) else { throw r.error(nil, "a gesture needs 'kind'") }
-        let name = try r.string("name") ?? kind
+        guard let kindName = try r.choice("kind", RecognizerKind.allCases.map(\.rawValue)),
+              let kind = RecognizerKind(rawValue: kindName) else { throw r.error(nil, "a gesture needs 'kind'") }
+        let name = try r.string("name") ?? kind.rawValue
         r.label = "gesture \"\(name)@\(viewName)\""
         r.shownPath = r.label
         let spec: RecognizerSpec
         switch kind {
-        case "tap": spec = .tap(try tap(r))
-        case "long_press": spec = .longPress(try longPress(r))
-        case "pan": spec = .pan(try pan(r))
-        case "pinch": spec = .pinch(try pinch(r))
-        case "rotation": spec = .rotation(try rotation(r))
-        default: spec = .swipe(try swipe(r, panel: panel))
+        case .tap: spec = .tap(try tap(r))
+        case .longPress: spec = .longPress(try longPress(r))
+        case .pan: spec = .pan(try pan(r))
+        case .pinch: spec = .pinch(try pinch(r))
+        case .rotation: spec = .rotation(try rotation(r))
+        case .swipe: spec = .swipe(try swipe(r, panel: panel))
         }
         let actionName = try r.choice("action", SceneAction.allCases.map(\.rawValue)) ?? SceneAction.none.rawValue
         let action = SceneAction(rawValue: actionName) ?? .none
         guard action.allowedRecognizerKinds.contains(kind) else {
-            throw r.error("action", "'\(actionName)' reads \(action.allowedRecognizerKinds.sorted().joined(separator: " or ")) events, not \(kind)")
+            let kinds = action.allowedRecognizerKinds.map(\.rawValue).sorted().joined(separator: " or ")
+            throw r.error("action", "'\(actionName)' reads \(kinds) events, not \(kind.rawValue)")
         }
         guard action.allowedViewKinds.contains(view.kind) else {
             throw r.error("action", "'\(actionName)' acts on a \(action.allowedViewKinds.map(\.rawValue).sorted().joined(separator: " or ")), and '\(viewName)' is a \(view.kind.rawValue)")

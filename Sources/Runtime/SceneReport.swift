@@ -13,24 +13,24 @@ public enum SceneReport {
                 o.add("t", e.time.seconds(since: origin), digits: 6)
                 o.add("view", view)
                 o.add("recognizer", recognizer)
-                o.add("kind", kind)
+                o.add("kind", kind.rawValue)
                 o.add("state", e.state.description)
                 o.add("location", [e.location.x, e.location.y], digits: 2)
                 switch kind {
-                case "pan":
+                case .pan:
                     o.add("translation", [e.translation.x, e.translation.y], digits: 2)
                     o.add("velocity", [e.velocity.x, e.velocity.y], digits: 1)
-                case "pinch":
+                case .pinch:
                     o.add("scale", e.scale, digits: 4)
                     o.add("velocity", e.scalarVelocity, digits: 3)
-                case "rotation":
+                case .rotation:
                     o.add("rotation", e.rotation, digits: 4)
                     o.add("velocity", e.scalarVelocity, digits: 3)
-                case "swipe":
+                case .swipe:
                     o.add("direction", e.direction.description)
-                case "tap":
+                case .tap:
                     o.add("taps", e.taps)
-                default:
+                case .longPress:
                     break
                 }
             case .control(let time, let view, let control):

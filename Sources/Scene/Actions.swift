@@ -18,7 +18,7 @@ extension KioskScene {
         let i = e.recognizer.rawValue
         let g = gestureOf[i]
         let view = engine.recognizer(e.recognizer).view
-        if recordsEvents { events.append(.gesture(e, view: g.view, recognizer: g.name, kind: g.spec.kindName)) }
+        if recordsEvents { events.append(.gesture(e, view: g.view, recognizer: g.name, kind: g.spec.kind)) }
         let began = e.state == .began
         let under = e.state.isActive || e.state == .ended
         switch g.action {

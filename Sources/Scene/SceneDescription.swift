@@ -108,15 +108,15 @@ public enum SceneAction: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The recognizer kinds this action reads events from.
-    public var allowedRecognizerKinds: Set<String> {
+    public var allowedRecognizerKinds: Set<RecognizerKind> {
         switch self {
-        case .move, .moveAll: ["pan"]
-        case .scale: ["pinch"]
-        case .rotate: ["rotation"]
-        case .lift: ["long_press"]
-        case .bringToFront, .resetTransform: ["tap"]
-        case .cycleTheme: ["swipe"]
-        case .resetScene, .none: ["tap", "long_press", "pan", "pinch", "rotation", "swipe"]
+        case .move, .moveAll: [.pan]
+        case .scale: [.pinch]
+        case .rotate: [.rotation]
+        case .lift: [.longPress]
+        case .bringToFront, .resetTransform: [.tap]
+        case .cycleTheme: [.swipe]
+        case .resetScene, .none: Set(RecognizerKind.allCases)
         }
     }
 }

@@ -3,7 +3,7 @@ import Gestures
 
 /// Something the scene did that an integrator may want to see: a gesture's state change, or a control's event.
 public enum SceneEvent: Sendable, Equatable {
-    case gesture(GestureEvent, view: String, recognizer: String, kind: String)
+    case gesture(GestureEvent, view: String, recognizer: String, kind: RecognizerKind)
     case control(time: Instant, view: String, event: ControlEvent)
 }
 

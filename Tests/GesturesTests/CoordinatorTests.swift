@@ -111,6 +111,17 @@ struct CoordinatorTests {
         #expect(f.decisions.contains { $0.hasSuffix("swipe@canvas failed: lifted after moving 5.0 mm, needs 10.0 mm") })
     }
 
+    @Test func aRecognizerHeldOverSeveralFramesIsWrittenDownAsHeldOnceAndGoesOnOnce() {
+        let (f, pan, _, _, _) = panAndSwipe(.requireToFail)
+        let id = f.press(Point(x: 400, y: 240))[0]
+        f.drag(id, to: Point(x: 400 + f.mm(5), y: 240), over: 0.05)
+        #expect(f.states(of: pan).isEmpty, "held while the swipe is possible")
+        f.lift([id])
+        #expect(f.states(of: pan) == [.began, .ended])
+        #expect(f.decisions.filter { $0.contains("pan@canvas held") }.count == 1)
+        #expect(f.decisions.filter { $0.contains("pan@canvas goes on") }.count == 1)
+    }
+
     @Test func theDelegateIsAskedAboutRequirementsOncePerAttempt() {
         let (f, _, _, panDelegate, swipeDelegate) = panAndSwipe(.shouldRequireFailureOf)
         f.drag(from: Point(x: 100, y: 240), to: Point(x: 300, y: 240), over: 1.0)

@@ -4,6 +4,18 @@ import Testing
 
 @Suite("Recognizers")
 struct RecognizerTests {
+    @Test func eachRecognizerIsOfItsKindAndNamedAfterItByDefault() {
+        let v = ViewID(0)
+        let made: [GestureRecognizer] = [
+            TapRecognizer(view: v, viewName: "box"), LongPressRecognizer(view: v, viewName: "box"),
+            PanRecognizer(view: v, viewName: "box"), PinchRecognizer(view: v, viewName: "box"),
+            RotationRecognizer(view: v, viewName: "box"), SwipeRecognizer(view: v, viewName: "box"),
+        ]
+        #expect(made.map(\.kind) == RecognizerKind.allCases)
+        #expect(made.map(\.name) == ["tap", "long_press", "pan", "pinch", "rotation", "swipe"])
+        #expect(made.map(\.isContinuous) == [false, true, true, true, true, false])
+    }
+
     func oneView() -> (Fingers, ViewID) {
         let f = Fingers()
         let v = f.views.add("box", screen)
