@@ -234,6 +234,7 @@ public final class TouchscreenWatcher {
 
     /// Notes when a node appeared in the directory, or forgets it when it goes.
     private func noteNode(_ event: inotify_event, name: UnsafeMutableRawPointer) {
+        guard event.mask & UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM) != 0 else { return }
         let bytes = UnsafeRawBufferPointer(start: name, count: Int(event.len))
         let path = directory + "/" + String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         if event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {

@@ -215,7 +215,7 @@ struct TouchesCommand: ParsableCommand {
         }
         say("following touchscreens in \(watcher.directory)")
         watcher.attach(handle)
-        _ = try EventPump.run(seconds: duration, descriptors: { watcher.fileDescriptors }) { () throws(InputDeviceError) -> EventPump.Ending? in
+        _ = try EventPump.run(seconds: duration, descriptors: { watcher.fileDescriptors }, wake: { watcher.nextDeadline }) { () throws(InputDeviceError) -> EventPump.Ending? in
             watcher.service(handle)
             return nil
         }
