@@ -1,0 +1,75 @@
+import FuzzSupport
+import Geometry
+import Gestures
+import InputEvents
+import MultitouchA
+
+// evdev events into the touch decoder, as a live panel sends them (protocol A one event at a time
+// through libmtdev, as TouchscreenDecoder does). The input: a byte choosing the panel, a byte of
+// options, then events of 8 bytes: type (1), code (2), value (4, little-endian) and the time step
+// in milliseconds (1, signed: a trace's clock can go back). Fuzz/make-seeds.py writes the seeds.
+//
+// The frames must keep the decoder's promises: ids its own and never reused, each id once in a
+// frame, a touch that moves or ends is one that began, positions finite.
+
+/// The eGalax USB controller of ../shared/traces: single touch, the position on ABS_Z/ABS_RX.
+let eGalax: DeviceDescription = {
+    var d = SyntheticTouchscreen.resistive
+    d.name = "eGalax Inc. USB TouchController"
+    d.setAxis(.z, AxisInfo(minimum: 30, maximum: 4040))
+    d.setAxis(.rx, AxisInfo(minimum: 30, maximum: 4040))
+    return d
+}()
+let screen = Size(width: 800, height: 480)
+let calibration = try! TouchCalibration(matrix: [1.05, 0.02, -12, -0.01, 0.97, 9]).rotated(clockwise: 90)
+
+fuzz { data in
+    var input = FuzzInput(data)
+    let panel = input.uint8() % 4
+    let options = input.uint8()
+    let device = [SyntheticTouchscreen.ft5406, SyntheticTouchscreen.resistive, SyntheticTouchscreen.protocolA, eGalax][Int(panel)]
+    let converter = panel == 2 ? try! ProtocolAConverter(device: device) : nil
+    var decoder = try! TouchDecoder(
+        device: converter?.protocolB ?? device, screen: screen, positionAxes: panel == 3 ? (.z, .rx) : nil,
+        calibration: options & 1 != 0 ? calibration : .identity,
+        filters: TouchFilters(jitterUnits: options & 2 != 0 ? 6 : 0, minimumPressure: options & 4 != 0 ? 20 : nil))
+
+    var active = Set<Int>()
+    var lastID = 0
+    func check(_ frame: TouchFrame) {
+        var seen = Set<Int>()
+        for touch in frame.touches {
+            let id = touch.id.rawValue
+            precondition(seen.insert(id).inserted, "\(touch.id) twice in one frame")
+            precondition(touch.location.x.isFinite && touch.location.y.isFinite, "\(touch.id) at \(touch.location)")
+            if touch.phase == .began {
+                precondition(id > lastID, "\(touch.id) began again, or out of order (last id \(lastID))")
+                lastID = id
+                active.insert(id)
+            } else {
+                precondition(active.contains(id), "\(touch.id) \(touch.phase) but never began or already ended")
+                if touch.phase.isFinal { active.remove(id) }
+            }
+        }
+    }
+    func decode(_ event: InputEvent) {
+        if let frame = decoder.feed(event) { check(frame) }
+        while let frame = decoder.nextPendingFrame() { check(frame) }
+    }
+
+    var time = Instant(microseconds: 1_000_000)
+    while !input.isAtEnd {
+        let type = EventType(rawValue: UInt16(input.uint8()))
+        let code = EventCode(rawValue: input.uint16())
+        let value = input.int32()
+        time.microseconds += Int64(input.int8()) * 1000
+        let event = InputEvent(time: time, type: type, code: code, value: value)
+        if let converter { converter.convert(event, decode) } else { decode(event) }
+    }
+    _ = decoder.diagnostic
+    if options & 8 != 0 {
+        if let frame = decoder.cancelAll(at: time) { check(frame) }
+        precondition(active.isEmpty, "touches \(active.sorted()) still down after cancelAll")
+        precondition(decoder.activeTouchCount == 0, "the decoder has \(decoder.activeTouchCount) touches down after cancelAll")
+    }
+}
