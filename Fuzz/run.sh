@@ -14,7 +14,12 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(evemu decoder config scene)
 
 # Every Swift module instrumented for coverage and libFuzzer linked in; release, as a kiosk runs.
-swift build --package-path "$fuzz" -c release -Xswiftc -sanitize=fuzzer 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
+mkdir -p "$fuzz/.build"
+if ! swift build --package-path "$fuzz" -c release -Xswiftc -sanitize=fuzzer >"$fuzz/.build/build.log" 2>&1; then
+    grep -E 'error|warning' "$fuzz/.build/build.log" >&2 || tail -n 30 "$fuzz/.build/build.log" >&2
+    echo "fuzz: the build failed (log: $fuzz/.build/build.log)" >&2
+    exit 2
+fi
 bin=$(swift build --package-path "$fuzz" -c release --show-bin-path)
 
 mkdir -p "$fuzz/crashes"

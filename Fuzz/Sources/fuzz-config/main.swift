@@ -15,12 +15,12 @@ fuzz { data in
     do {
         _ = try KioskConfiguration.parse(resolved, file: "fuzz.toml (resolved)")
     } catch {
-        preconditionFailure("check-config's output does not read back: \(error)\n\(resolved)")
+        fatalError("check-config's output does not read back: \(error)\n\(resolved)")
     }
 
     let trace = DecisionTrace(enabled: true)
     guard let scene = try? KioskScene(config.scene, trace: trace) else {
-        preconditionFailure("the config was accepted but its scene cannot be built")
+        fatalError("the config was accepted but its scene cannot be built")
     }
     var now = Instant(microseconds: 1_000_000)
     for (i, view) in scene.views.prefix(8).enumerated() {

@@ -40,14 +40,14 @@ fuzz { data in
         var seen = Set<Int>()
         for touch in frame.touches {
             let id = touch.id.rawValue
-            precondition(seen.insert(id).inserted, "\(touch.id) twice in one frame")
-            precondition(touch.location.x.isFinite && touch.location.y.isFinite, "\(touch.id) at \(touch.location)")
+            if !seen.insert(id).inserted { fatalError("\(touch.id) twice in one frame") }
+            if !touch.location.x.isFinite || !touch.location.y.isFinite { fatalError("\(touch.id) at \(touch.location)") }
             if touch.phase == .began {
-                precondition(id > lastID, "\(touch.id) began again, or out of order (last id \(lastID))")
+                if id <= lastID { fatalError("\(touch.id) began again, or out of order (last id \(lastID))") }
                 lastID = id
                 active.insert(id)
             } else {
-                precondition(active.contains(id), "\(touch.id) \(touch.phase) but never began or already ended")
+                if !active.contains(id) { fatalError("\(touch.id) \(touch.phase) but never began or already ended") }
                 if touch.phase.isFinal { active.remove(id) }
             }
         }
@@ -69,7 +69,7 @@ fuzz { data in
     _ = decoder.diagnostic
     if options & 8 != 0 {
         if let frame = decoder.cancelAll(at: time) { check(frame) }
-        precondition(active.isEmpty, "touches \(active.sorted()) still down after cancelAll")
-        precondition(decoder.activeTouchCount == 0, "the decoder has \(decoder.activeTouchCount) touches down after cancelAll")
+        if !active.isEmpty { fatalError("touches \(active.sorted()) still down after cancelAll") }
+        if decoder.activeTouchCount != 0 { fatalError("the decoder has \(decoder.activeTouchCount) touches down after cancelAll") }
     }
 }
