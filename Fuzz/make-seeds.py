@@ -128,6 +128,17 @@ def scene_seeds():
         + frame(-500, [(1, 1, 170, 200), (2, 3, 0, 0)]) + bytes([3]) + struct.pack("<Q", 10**17) + frame(16, [(1, 3, 0, 0)]) \
         + bytes([4])
 
+    def far(step_ms, touches):
+        data = bytes([0]) + struct.pack("<hB", step_ms, len(touches))
+        for touch_id, phase, x, y in touches:
+            data += bytes([touch_id, phase]) + struct.pack("<dd", x, y)
+        return data
+
+    inf, nan = float("inf"), float("nan")
+    yield "anywhere", bytes([1 | 4]) + far(16, [(1, 0, 160, 190), (2, 0, 400, 190)]) \
+        + far(16, [(1, 1, 1e300, -1e300), (2, 1, 400.5, 190)]) + far(16, [(1, 1, inf, nan), (2, 1, 5e15, 190)]) \
+        + bytes([2]) + far(16, [(1, 3, nan, nan), (2, 3, -inf, 0)]) + bytes([2])
+
 
 def main():
     traces = {

@@ -10,10 +10,11 @@ import Scene
 // began, time going backwards, 64 fingers at once. What the kiosk reads after each frame (the
 // next deadline, the views' outlines, the decisions as text) is read too.
 //
-// The input, after a first byte of options: operations of one byte, each followed by its
+// The input: a byte of options (1: decisions traced and written, 2: events recorded, 4: positions
+// are any Double, not only screen-sized ones), then operations of one byte, each followed by its
 // operands (little-endian), until the input ends:
 //   0 frame:    time step in ms (2, signed), touch count (1, 0...64 kept), then per touch
-//               id (1), phase (1), x and y (2 each; 0...65535 covers -1 to 2 screens);
+//               id (1), phase (1), x and y (2 each; 0...65535 covers -1 to 2 screens, or 8 with 4);
 //   1 advance:  time step in ms (2, unsigned);
 //   2 wait:     the clock moves to the scene's next deadline, as the loop's timer does;
 //   3 jump:     the clock moves to a time anywhere in a trace's range (8: 0 to 10^18 µs);
@@ -29,6 +30,7 @@ fuzz { data in
     var input = FuzzInput(data)
     let options = input.uint8()
     let trace = DecisionTrace(enabled: options & 1 != 0)
+    let anywhere = options & 4 != 0
     let scene = try! KioskScene(configuration.scene, trace: trace, recordsEvents: options & 2 != 0)
     var now = Instant(microseconds: 1_000_000)
     var touches: [Touch] = []
@@ -46,8 +48,8 @@ fuzz { data in
             for _ in 0..<min(Int(input.uint8()), 64) {
                 let id = TouchID(Int(input.uint8()))
                 let phase = phases[Int(input.uint8()) % phases.count]
-                let x = coordinate(input.uint16(), across: panel.widthPixels)
-                let y = coordinate(input.uint16(), across: panel.heightPixels)
+                let x = anywhere ? Double(bitPattern: input.uint64()) : coordinate(input.uint16(), across: panel.widthPixels)
+                let y = anywhere ? Double(bitPattern: input.uint64()) : coordinate(input.uint16(), across: panel.heightPixels)
                 touches.append(Touch(id: id, phase: phase, location: Point(x: x, y: y)))
             }
             scene.handle(TouchFrame(time: now, touches: touches))
