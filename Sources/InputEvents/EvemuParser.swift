@@ -1,4 +1,5 @@
 import CLinuxInput
+import Geometry
 import Gestures
 
 extension EvemuTrace {
@@ -7,8 +8,33 @@ extension EvemuTrace {
     /// Accepts `A:` lines with or without the resolution whatever the declared version, `L:` and
     /// `S:` lines, comments (whole lines, and after an event), blank lines and CRLF line ends.
     public static func parse(_ text: String, file: String) throws(EvemuParseError) -> EvemuTrace {
+        try parse(bytes: Array(text.utf8), file: file)
+    }
+
+    /// Reads a trace from the bytes of its file: they must be UTF-8 text, as evemu-record writes
+    /// (a UTF-8 byte order mark is skipped); UTF-16, a binary file or an empty one is refused with
+    /// the line and column where it shows.
+    public static func parse(bytes: [UInt8], file: String) throws(EvemuParseError) -> EvemuTrace {
+        let notEvemu = "this is not an evemu recording, which is UTF-8 text starting with \(EvemuParser.nameForm)"
+        guard !bytes.isEmpty else { throw EvemuParseError(file: file, line: 1, message: "the file is empty: \(notEvemu)") }
+        if bytes.starts(with: [0xff, 0xfe]) || bytes.starts(with: [0xfe, 0xff]) {
+            throw EvemuParseError(file: file, line: 1, message: "the file starts with a UTF-16 byte order mark: \(notEvemu)"
+                                  + " (convert it with 'iconv -f UTF-16 -t UTF-8')")
+        }
+        let body = bytes.starts(with: [0xef, 0xbb, 0xbf]) ? Array(bytes.dropFirst(3)) : bytes
+        if let nul = body.firstIndex(of: 0) {
+            let line = body[..<nul].count(where: { $0 == EvemuParser.newline }) + 1
+            let column = nul - (body[..<nul].lastIndex(of: EvemuParser.newline).map { $0 + 1 } ?? 0) + 1
+            throw EvemuParseError(file: file, line: line, message: "column \(column): a NUL byte, as in UTF-16 or a binary file: \(notEvemu)")
+        }
+        if let (line, column, byte) = TextFile.firstInvalidUTF8(body) {
+            throw EvemuParseError(file: file, line: line, message: "column \(column): byte 0x\(String(byte, radix: 16)) is not UTF-8: \(notEvemu)")
+        }
+        return try parse(validated: body, file: file)
+    }
+
+    private static func parse(validated bytes: [UInt8], file: String) throws(EvemuParseError) -> EvemuTrace {
         var parser = EvemuParser(file: file)
-        let bytes = Array(text.utf8)
         var lineNumber = 0
         var start = bytes.startIndex
         while start < bytes.endIndex {
@@ -155,20 +181,29 @@ struct EvemuParser {
 
     private mutating func readAxis(_ fields: inout FieldScanner, _ line: ArraySlice<UInt8>, _ number: Int) throws(EvemuParseError) {
         let form = "'A: code min max fuzz flat [resolution]' (code hex up to ABS_MAX, then 4 or 5 decimal numbers)"
-        guard let codeToken = fields.next(), let code = Self.hex(codeToken, maximum: UInt32(ABS_MAX)) else {
-            throw error(number, "expected \(form)", line)
+        guard let codeToken = fields.next() else { throw error(number, "expected \(form)", line) }
+        guard let code = Self.hex(codeToken, maximum: UInt32(ABS_MAX)) else {
+            throw error(number, "expected \(form): the code " + Self.hexProblem(codeToken, maximum: UInt32(ABS_MAX), name: "ABS_MAX"), line)
         }
+        let names = ["min", "max", "fuzz", "flat", "resolution"]
         var numbers: [Int32] = []
         while let token = fields.next() {
-            guard let value = Self.decimal(token) else { throw error(number, "expected \(form)", line) }
+            guard numbers.count < names.count else { throw error(number, "expected \(form): more than 5 numbers", line) }
+            guard let value = Self.decimal(token) else {
+                throw error(number, "expected \(form): \(names[numbers.count]) " + Self.decimalProblem(token), line)
+            }
             numbers.append(value)
         }
         // evemu before 1.2 wrote no resolution; accept either form whatever the file declared.
         guard numbers.count == 4 || numbers.count == 5 else { throw error(number, "expected \(form)", line) }
+        let axis = AbsoluteAxis(rawValue: UInt16(code))
+        guard numbers[0] <= numbers[1] else {
+            throw error(number, "\(axis.name): min \(numbers[0]) is above max \(numbers[1]); expected min <= max", line)
+        }
         let info = AxisInfo(
             minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2], flat: numbers[3],
             resolution: numbers.count == 5 ? numbers[4] : 0)
-        device.setAxis(AbsoluteAxis(rawValue: UInt16(code)), info)
+        device.setAxis(axis, info)
     }
 
     private func readState(
@@ -181,12 +216,24 @@ struct EvemuParser {
     }
 
     private func readEvent(_ fields: inout FieldScanner, _ line: ArraySlice<UInt8>, _ number: Int) throws(EvemuParseError) -> InputEvent {
-        guard let timeToken = fields.next(), let microseconds = Self.microseconds(timeToken),
-              let typeToken = fields.next(), let type = Self.hex(typeToken, maximum: UInt32(UInt16.max)),
-              let codeToken = fields.next(), let code = Self.hex(codeToken, maximum: UInt32(UInt16.max)),
-              let valueToken = fields.next(), let value = Self.decimal(valueToken),
-              fields.isAtEndOrComment
-        else { throw error(number, "expected \(Self.eventForm)", line) }
+        let expected = "expected \(Self.eventForm)"
+        guard let timeToken = fields.next(), let typeToken = fields.next(), let codeToken = fields.next(),
+              let valueToken = fields.next()
+        else { throw error(number, expected, line) }
+        guard let microseconds = Self.microseconds(timeToken) else {
+            throw error(number, "\(expected): the time '\(Self.text(timeToken))' is not seconds.microseconds"
+                        + " (up to 12 digits, a point, 1 to 6 digits)", line)
+        }
+        guard let type = Self.hex(typeToken, maximum: UInt32(UInt16.max)) else {
+            throw error(number, "\(expected): the type " + Self.hexProblem(typeToken, maximum: UInt32(UInt16.max), name: nil), line)
+        }
+        guard let code = Self.hex(codeToken, maximum: UInt32(UInt16.max)) else {
+            throw error(number, "\(expected): the code " + Self.hexProblem(codeToken, maximum: UInt32(UInt16.max), name: nil), line)
+        }
+        guard let value = Self.decimal(valueToken) else {
+            throw error(number, "\(expected): the value " + Self.decimalProblem(valueToken), line)
+        }
+        guard fields.isAtEndOrComment else { throw error(number, "\(expected): more after the value", line) }
         return InputEvent(
             time: Instant(microseconds: microseconds), type: EventType(rawValue: UInt16(type)),
             code: EventCode(rawValue: UInt16(code)), value: value)
@@ -199,6 +246,27 @@ struct EvemuParser {
     }
 
     // MARK: Tokens
+
+    static func text(_ token: ArraySlice<UInt8>) -> String {
+        let text = String(decoding: token, as: UTF8.self)
+        return text.count > 40 ? String(text.prefix(40)) + "..." : text
+    }
+
+    /// Why `token` is not a hex number up to `maximum`, for an error.
+    static func hexProblem(_ token: ArraySlice<UInt8>, maximum: UInt32, name: String?) -> String {
+        let limit = "0x" + String(maximum, radix: 16) + (name.map { " (\($0))" } ?? "")
+        if !token.isEmpty, token.allSatisfy({ hexDigit($0) != nil }) { return "'\(text(token))' is above \(limit)" }
+        return "'\(text(token))' is not a hex number up to \(limit)"
+    }
+
+    /// Why `token` is not a 32-bit decimal, for an error.
+    static func decimalProblem(_ token: ArraySlice<UInt8>) -> String {
+        let digits = token.first == UInt8(ascii: "-") || token.first == UInt8(ascii: "+") ? token.dropFirst() : token
+        if !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            return "'\(text(token))' does not fit in 32 bits (\(Int32.min)...\(Int32.max))"
+        }
+        return "'\(text(token))' is not a decimal number"
+    }
 
     static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")

@@ -1,3 +1,4 @@
+import CLinuxInput
 import Gestures
 
 /// One evdev event (the kernel's `struct input_event`), with its timestamp as an `Instant`.
@@ -33,6 +34,26 @@ public struct InputEvent: Hashable, Sendable, CustomStringConvertible {
     /// The synchronization code, when this is an `EV_SYN` event.
     public var synchronization: SynchronizationCode? {
         type == .synchronization ? SynchronizationCode(rawValue: code.rawValue) : nil
+    }
+
+    /// False for an event no kernel can send: a type above `EV_MAX`, or a code above its type's
+    /// maximum (`ABS_MAX`, `KEY_MAX`, ...). Only a hand-made or damaged trace holds one.
+    public var isWithinKernelLimits: Bool {
+        // Compared with the constants, not looked up in `maximumCode`'s table: this runs on every live event.
+        let maximum: Int32 = switch type {
+        case .synchronization: SYN_MAX
+        case .key: KEY_MAX
+        case .absolute: ABS_MAX
+        case .relative: REL_MAX
+        case .miscellaneous: MSC_MAX
+        case .switch: SW_MAX
+        case .led: LED_MAX
+        case .sound: SND_MAX
+        case .autorepeat: REP_MAX
+        case .forceFeedback: FF_MAX
+        default: Int(type.rawValue) < EventType.count ? Int32(UInt16.max) : -1
+        }
+        return Int32(code.rawValue) <= maximum
     }
 
     public var description: String {

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Where a touch lands on the screen: calibration, then the panel's orientation, as one affine map.
 ///
 /// Works on normalised coordinates (0...1 across each axis), in libinput's
@@ -28,16 +30,22 @@ public struct TouchCalibration: Hashable, Sendable, CustomStringConvertible {
             throw .pointercal("expected 7 integers 'a b c d e f s' (or 9, with the resolution), found '\(text.split(separator: "\n").first ?? "")'")
         }
         let n = numbers.map { $0! }
+        guard n.allSatisfy(\.isFinite) else { throw .pointercal("expected finite numbers, found '\(text.split(separator: "\n").first ?? "")'") }
         let (a, b, c, d, e, f, s) = (n[0], n[1], n[2], n[3], n[4], n[5], n[6])
         guard s != 0 else { throw .pointercal("the divisor s is 0") }
         let width = n.count == 9 ? n[7] : screen.width, height = n.count == 9 ? n[8] : screen.height
         // Raw X = minX + u·rangeX, so x_px = (a·(minX + u·rX) + b·(minY + v·rY) + c) / s, and x' = x_px / width.
         let rx = Double(x.maximum) - Double(x.minimum) + 1, ry = Double(y.maximum) - Double(y.minimum) + 1
         let mx = Double(x.minimum), my = Double(y.minimum)
-        matrix = [
+        let matrix = [
             a * rx / (s * width), b * ry / (s * width), (a * mx + b * my + c) / (s * width),
             d * rx / (s * height), e * ry / (s * height), (d * mx + e * my + f) / (s * height),
         ]
+        // Numbers near the limits of a Double overflow here: a matrix of infinities puts every touch nowhere.
+        guard matrix.allSatisfy(\.isFinite), width > 0, height > 0 else {
+            throw .pointercal("the numbers give no usable calibration (too large, or a resolution of 0)")
+        }
+        self.matrix = matrix
     }
 
     /// A tslib `pointercal` for `device`, over the axes its touches are read from.
@@ -48,6 +56,19 @@ public struct TouchCalibration: Hashable, Sendable, CustomStringConvertible {
             throw .pointercal("the device '\(d.name)' has no \(x.name)/\(y.name) to calibrate")
         }
         try self.init(pointercal: text, x: xInfo, y: yInfo, screen: screen)
+    }
+
+    /// The largest pointercal file read: it holds one line of numbers.
+    public static let maximumPointercalSize = 64 << 10
+
+    /// The tslib pointercal file at `path` for `device`; errors name the file.
+    public init(pointercalFile path: String, device d: DeviceDescription, screen: (width: Double, height: Double)) throws(FileError) {
+        let text = try TextFile.readText(path, what: "the pointercal file", limit: Self.maximumPointercalSize)
+        do {
+            self = try TouchCalibration(pointercal: text, device: d, screen: screen)
+        } catch {
+            throw FileError(path: path, line: 1, "\(error)")
+        }
     }
 
     public var isIdentity: Bool { self == .identity }

@@ -49,6 +49,10 @@ public struct TouchDecoder: Sendable {
         public var collapsedTaps = 0
         /// Pending frames replaced before `nextPendingFrame` fetched them.
         public var overwrittenPendingFrames = 0
+        /// Events thrown away unread: no kernel can send them (a type above `EV_MAX`, a code above its
+        /// type's maximum: only a damaged trace holds one), or, before a protocol A device's events
+        /// reach the decoder, libmtdev could not take them (`TouchscreenDecoder` adds those).
+        public var rejectedEvents = 0
 
         public init() {}
     }
@@ -167,6 +171,10 @@ public struct TouchDecoder: Sendable {
     /// After a frame, call `nextPendingFrame()` until it returns nil: a report can hold more than
     /// one frame's worth of change.
     public mutating func feed(_ event: InputEvent) -> TouchFrame? {
+        guard event.isWithinKernelLimits else {
+            counters.rejectedEvents += 1
+            return nil
+        }
         if dropping {
             // The kernel's rule: after SYN_DROPPED, ignore everything up to and including the next SYN_REPORT.
             counters.droppedEvents += 1

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Gestures
 import Scene
 import TOMLKit
@@ -20,14 +21,16 @@ public struct KioskConfiguration: Sendable {
     /// The sections a config file may have: the scene's, then the runtime's.
     static let topLevelKeys = ["panel", "scene", "view", "gesture"] + RuntimeSection.sections
 
+    /// The largest config file read: no kiosk's scene comes near it.
+    public static let maximumFileSize = 1 << 20
+
     /// Reads and validates the file at `path`.
     public static func load(path: String) throws(ConfigError) -> KioskConfiguration {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try TextFile.readText(path, what: "the config file", limit: maximumFileSize)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-            throw ConfigError(file: path, line: 0, key: "", message: "cannot read the config file: \(reason)")
+            throw ConfigError(file: path, line: error.line ?? 0, key: "", message: error.reason)
         }
         return try parse(text, file: path)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import TOMLKit
 
 extension LogSettings {
@@ -9,7 +10,8 @@ extension LogSettings {
     /// The whole `[log]` section when it reads; else its `serial` (and `baud`, when that reads)
     /// over the defaults.
     public static func salvaged(fromFile path: String) -> LogSettings? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let root = try? TOMLTable(string: text) else { return nil }
+        guard let text = try? TextFile.readText(path, what: "the config file", limit: KioskConfiguration.maximumFileSize),
+              let root = try? TOMLTable(string: text) else { return nil }
         let top = TableReader(root, path: "", label: "the file", file: path, locator: KeyLocator(text))
         guard let section = try? top.subtable("log"), section.has("serial") else { return nil }
         if let whole = try? RuntimeSection().log(section) { return whole }

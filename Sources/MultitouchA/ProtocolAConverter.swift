@@ -17,9 +17,45 @@ import Glibc
 ///
 /// A report without contacts ends every contact, whether it holds one empty `SYN_MT_REPORT` (the
 /// kernel's documented form) or only `BTN_TOUCH 0` (lvgl#9829): nothing is left down.
+///
+/// libmtdev trusts its input: it indexes fixed arrays by event code and by contact, so a trace can
+/// crash or hang it where a kernel never would. Only what it can take reaches it; the rest is
+/// dropped and counted (`Counters`):
+/// - an event no kernel can send (`isWithinKernelLimits`): an `EV_ABS` code above `ABS_MAX` reads
+///   past its code table (a segfault);
+/// - contacts beyond `contactLimit` in one report: a 32nd slot or contact hangs it (it walks its
+///   32-bit masks with a shift by 32 once bit 31 is set); with the device's own tracking ids, the
+///   last report's contacts and this one's must fit in 31 slots together;
+/// - `ABS_MT_SLOT`: a protocol A device has no slots, and mtdev would pass it on as if it had;
+/// - events beyond `eventLimit` in one report: its queues hold 511, and a report comes out with its
+///   slot changes added.
 public final class ProtocolAConverter {
     /// libinput's choice for protocol A devices, which do not say how many contacts they track.
     public static let defaultSlotCount = 10
+
+    /// libmtdev's contacts and slots (`DIM_FINGER`, 32), of which it can use 31: its bit masks are
+    /// 32 bits wide, and walking one with bit 31 set never ends.
+    static let mtdevContacts = 31
+    /// libmtdev's event queues (`DIM_EVENTS`, 512): a ring buffer that holds one less.
+    static let mtdevQueue = 512
+    /// The multitouch axes libmtdev knows (its `MT_ABS_SIZE` codes, `ABS_MT_TOUCH_MAJOR`...`ABS_MT_DISTANCE`).
+    static let mtdevAxes = UInt16(ABS_MT_TOUCH_MAJOR)...UInt16(ABS_MT_DISTANCE)
+
+    /// What the converter kept from libmtdev.
+    public struct Counters: Hashable, Sendable {
+        /// Events no kernel can send (a type above `EV_MAX`, a code above its type's maximum), or no
+        /// protocol A device (`ABS_MT_SLOT`), dropped.
+        public var invalidEvents = 0
+        /// Contacts beyond `contactLimit` in one report, dropped with their values.
+        public var droppedContacts = 0
+        /// Events beyond `eventLimit` in one report, dropped.
+        public var droppedEvents = 0
+
+        public init() {}
+
+        /// Everything dropped, for the input counters.
+        public var total: Int { invalidEvents + droppedContacts + droppedEvents }
+    }
 
     /// The protocol A device whose events go in.
     public let device: DeviceDescription
@@ -29,7 +65,18 @@ public final class ProtocolAConverter {
     /// Slots the converted events use. mtdev puts contacts beyond them in higher slots, which the
     /// decoder drops and counts, as it does for any device.
     public let slotCount: Int
+    /// Contacts one report may hold: 31 (libmtdev hangs at 32); 15 when the device sends its own
+    /// tracking ids, so that the last report's contacts and this one's, all new, fit in 31 slots.
+    public let contactLimit: Int
+    /// Events one report may hold, its `SYN_REPORT` aside: what libmtdev's queue holds with room
+    /// for the slot changes it adds (a slot, a tracking id and a lift for each of its 32 slots).
+    public static let eventLimit = 256
+    /// What was dropped before libmtdev.
+    public private(set) var counters = Counters()
     private let handle: OpaquePointer
+    /// This report's contacts closed so far, and its events put in.
+    private var contactsInReport = 0
+    private var eventsInReport = 0
 
     /// A converter for `device`, which must be protocol A (`ABS_MT_POSITION_X/Y` without `ABS_MT_SLOT`).
     ///
@@ -46,7 +93,8 @@ public final class ProtocolAConverter {
             mtdev_delete(handle)
             throw .mtdev(call: "mtdev_init", errno: -rc)
         }
-        for (axis, info) in device.axes where axis.isMultitouch && axis != .multitouchSlot {
+        // Only the axes mtdev has a place for: others (ABS_MT_TOOL_X) would index before its tables.
+        for (axis, info) in device.axes where Self.mtdevAxes.contains(axis.rawValue) {
             let code = Int32(axis.rawValue)
             mtdev_set_mt_event(handle, code, 1)
             mtdev_set_abs_minimum(handle, code, info.minimum)
@@ -75,6 +123,7 @@ public final class ProtocolAConverter {
         self.handle = handle
         protocolB = converted
         slotCount = Int(mtdev_get_abs_maximum(handle, slot)) + 1
+        contactLimit = device.axes[.multitouchTrackingID] == nil ? Self.mtdevContacts : Self.mtdevContacts / 2
     }
 
     deinit { mtdev_close_delete(handle) }
@@ -87,6 +136,7 @@ public final class ProtocolAConverter {
     /// A report that changes nothing gives nothing. Nothing is allocated: mtdev's queues are its own,
     /// sized when it was made, and each event passes through one on the stack.
     public func convert(_ event: InputEvent, _ body: (InputEvent) -> Void) {
+        guard admits(event) else { return }
         var raw = input_event()
         let (seconds, microseconds) = event.time.microseconds.quotientAndRemainder(dividingBy: 1_000_000)
         // A time before zero keeps a non-negative tv_usec, as the kernel writes it.
@@ -108,6 +158,34 @@ public final class ProtocolAConverter {
             if closesReport, out.type == .synchronization, out.code == SynchronizationCode.report.code { out.value = event.value }
             body(out)
         }
+    }
+
+    /// Whether `event` may go into libmtdev; counts it when not. See the type's summary.
+    private func admits(_ event: InputEvent) -> Bool {
+        guard event.isWithinKernelLimits, !(event.type == .absolute && event.code == AbsoluteAxis.multitouchSlot.code) else {
+            counters.invalidEvents += 1
+            return false
+        }
+        if event.type == .synchronization, event.code == SynchronizationCode.report.code {
+            contactsInReport = 0
+            eventsInReport = 0
+            return true
+        }
+        let closesContact = event.type == .synchronization && event.code == SynchronizationCode.multitouchReport.code
+        if closesContact || (event.type == .absolute && Self.mtdevAxes.contains(event.code.rawValue)) {
+            // A contact's values come before the SYN_MT_REPORT that closes it: past the limit, both go.
+            guard contactsInReport < contactLimit else {
+                if closesContact { counters.droppedContacts += 1 }
+                return false
+            }
+            if closesContact { contactsInReport += 1 }
+        }
+        guard eventsInReport < Self.eventLimit else {
+            counters.droppedEvents += 1
+            return false
+        }
+        eventsInReport += 1
+        return true
     }
 
     /// Every event of `events`, converted: for traces.

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Gestures
 import InputEvents
 import KioskConfig
@@ -27,6 +28,9 @@ public struct ReplayJob {
         self.screenshotPath = screenshotPath
     }
 
+    /// The largest trace read: some hours of a busy panel, far more than a replay needs.
+    public static let maximumTraceSize = 256 << 20
+
     public struct Outputs {
         /// JSON Lines, one event per line.
         public var events: String
@@ -53,15 +57,9 @@ public struct ReplayJob {
                 throw ReplayJobError("\(error)")
             }
         }
-        let text: String
-        do {
-            text = try String(contentsOfFile: tracePath, encoding: .utf8)
-        } catch {
-            throw ReplayJobError("\(tracePath): cannot read the trace: \((error as NSError).localizedDescription)")
-        }
         let trace: EvemuTrace
         do {
-            trace = try EvemuTrace.parse(text, file: tracePath)
+            trace = try EvemuTrace.parse(bytes: TextFile.read(tracePath, what: "the trace", limit: Self.maximumTraceSize), file: tracePath)
         } catch {
             throw ReplayJobError("\(error)")
         }

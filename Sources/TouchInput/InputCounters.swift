@@ -14,6 +14,9 @@ public struct InputCounters: Hashable, Sendable {
     public var releasesWithoutPress = 0
     /// Touches cancelled because their device went away (unplugged, reset or inhibited).
     public var unplugCancelledTouches = 0
+    /// Events thrown away unread: no kernel can send them, or libmtdev could not take them (more
+    /// contacts in one report than it tracks). Only a damaged device or trace causes them.
+    public var rejectedEvents = 0
     /// Touchscreens taken.
     public var devicesAttached = 0
     /// Touchscreens that went away while taken.
@@ -29,6 +32,7 @@ public struct InputCounters: Hashable, Sendable {
         reusedTrackingIDs = c.reusedTrackingIDs
         releasesWithoutPress = c.releasesWithoutPress
         unplugCancelledTouches = c.releaseCancelledTouches
+        rejectedEvents = c.rejectedEvents
     }
 
     public static func + (a: InputCounters, b: InputCounters) -> InputCounters {
@@ -39,6 +43,7 @@ public struct InputCounters: Hashable, Sendable {
         sum.reusedTrackingIDs += b.reusedTrackingIDs
         sum.releasesWithoutPress += b.releasesWithoutPress
         sum.unplugCancelledTouches += b.unplugCancelledTouches
+        sum.rejectedEvents += b.rejectedEvents
         sum.devicesAttached += b.devicesAttached
         sum.devicesRemoved += b.devicesRemoved
         return sum
@@ -55,6 +60,7 @@ public struct InputCounters: Hashable, Sendable {
             ("input.unplug_cancelled", unplugCancelledTouches),
             ("input.devices_attached", devicesAttached),
             ("input.devices_removed", devicesRemoved),
+            ("input.rejected_events", rejectedEvents),
         ]
     }
 }

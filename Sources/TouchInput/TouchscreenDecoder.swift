@@ -33,8 +33,12 @@ public final class TouchscreenDecoder {
         }
     }
 
-    /// What the decoder counted.
-    public var counters: TouchDecoder.Counters { decoder.counters }
+    /// What the decoder counted, with the events the protocol A conversion dropped as rejected.
+    public var counters: TouchDecoder.Counters {
+        var counters = decoder.counters
+        if let converter { counters.rejectedEvents += converter.counters.total }
+        return counters
+    }
 
     /// Fingers down now.
     public var activeTouchCount: Int { decoder.activeTouchCount }

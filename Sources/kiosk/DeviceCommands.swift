@@ -227,7 +227,12 @@ struct TouchesCommand: ParsableCommand {
         if let calibration {
             cal = try TouchCalibration(matrix: calibration.split(separator: " ").map { Double($0) ?? .nan })
         } else if let pointercal {
-            cal = try TouchCalibration(pointercal: String(contentsOfFile: pointercal, encoding: .utf8), device: d, screen: (size.width, size.height))
+            do {
+                cal = try TouchCalibration(pointercalFile: pointercal, device: d, screen: (size.width, size.height))
+            } catch {
+                say("\(error)")
+                throw ExitCode(2)
+            }
         }
         return try cal.rotated(clockwise: rotation).flipped(horizontally: flipX, vertically: flipY)
     }

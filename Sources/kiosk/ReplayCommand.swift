@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Geometry
 import Runtime
 
 struct ReplayCommand: ParsableCommand {
@@ -9,7 +10,8 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             The same trace always gives byte-identical outputs. Without --events the gesture and \
             control events are printed on standard output, one JSON object per line.
-            Exit status: 0 on success, 2 when the trace or the config is malformed.
+            Exit status: 0 on success, 2 when the trace or the config cannot be read or is malformed, \
+            or an output cannot be written.
             """
     )
 
@@ -36,23 +38,30 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         do {
+            // Checked first: a replay can take a while, and its outputs should not be lost at the end.
+            for (path, what) in outputs { try TextFile.checkWritable(path, what: what) }
             let outputs = try ReplayJob(
                 tracePath: trace, configPath: config, positionAxes: positionAxes, screenshotPath: screenshot
             ).run()
-            try write(outputs.events, to: events)
-            if let state { try outputs.state.write(toFile: state, atomically: true, encoding: .utf8) }
-            if let decisions { try outputs.decisions.write(toFile: decisions, atomically: true, encoding: .utf8) }
+            if let events {
+                try TextFile.write(outputs.events, to: events, what: "the events (--events)")
+            } else {
+                FileHandle.standardOutput.write(Data(outputs.events.utf8))
+            }
+            if let state { try TextFile.write(outputs.state, to: state, what: "the state (--state)") }
+            if let decisions { try TextFile.write(outputs.decisions, to: decisions, what: "the decisions (--decisions)") }
         } catch let error as ReplayJobError {
+            FileHandle.standardError.write(Data("kiosk replay: \(error)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as FileError {
             FileHandle.standardError.write(Data("kiosk replay: \(error)\n".utf8))
             throw ExitCode(2)
         }
     }
 
-    private func write(_ text: String, to path: String?) throws {
-        if let path {
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-        } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
+    /// Every output file asked for, with what it holds and the option that named it.
+    private var outputs: [(path: String, what: String)] {
+        [(events, "the events (--events)"), (state, "the state (--state)"), (decisions, "the decisions (--decisions)"),
+         (screenshot, "the screenshot (--screenshot)")].compactMap { path, what in path.map { ($0, what) } }
     }
 }

@@ -121,7 +121,7 @@ struct EvemuParserTests {
     }
 
     static let malformed: [(text: String, line: Int, expected: String)] = [
-        ("", 1, "expected 'N: device name', found end of file"),
+        ("", 1, "the file is empty: this is not an evemu recording, which is UTF-8 text starting with 'N: device name'"),
         ("# only a comment\n", 2, "expected 'N: device name', found end of file"),
         ("I: 0018 0000 0000 0000\n", 1, "expected 'N: device name' first, found 'I: 0018 0000 0000 0000'"),
         ("N: Panel\n", 2, "expected 'I: bus vendor product version' (four hex numbers), found end of file"),
@@ -134,11 +134,33 @@ struct EvemuParserTests {
         ("N: Panel\nI: 0018 0000 0000 0000\nA: 40 0 799 0 0 0\n", 3, "expected 'A: code min max fuzz flat [resolution]'"),
         ("N: Panel\nI: 0018 0000 0000 0000\nP: 00 00 00 00 01 00 00 00\n", 3, "expected property bits below 32 (INPUT_PROP_CNT)"),
         ("N: Panel\nI: 0018 0000 0000 0000\nQ: what\n", 3, "expected a header line (P:, B:, A:, L:, S:) or 'E: seconds type code value', found 'Q: what'"),
-        ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 0003 0035 abc\n", 3, "expected 'E: seconds type code value', found 'E: 0.000001 0003 0035 abc'"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 0003 0035 abc\n", 3,
+         "expected 'E: seconds type code value': the value 'abc' is not a decimal number, found 'E: 0.000001 0003 0035 abc'"),
         ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.0000001 0003 0035 1\n", 3, "expected 'E: seconds type code value'"),
         ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 0003 0035 1 2\n", 3, "expected 'E: seconds type code value'"),
         ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 0003 0035 1\nA: 00 0 799 0 0 0\n", 4, "expected 'E: seconds type code value', found 'A: 00 0 799 0 0 0'"),
-        ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 0003 0035 4294967296\n", 3, "expected 'E: seconds type code value'"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 0003 0035 4294967296\n", 3,
+         "expected 'E: seconds type code value': the value '4294967296' does not fit in 32 bits (-2147483648...2147483647), found"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 0003 0035 -2147483649\n", 3,
+         "expected 'E: seconds type code value': the value '-2147483649' does not fit in 32 bits"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 0003 0035 1x\n", 3,
+         "expected 'E: seconds type code value': the value '1x' is not a decimal number"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.0000001 0003 0035 1\n", 3,
+         "expected 'E: seconds type code value': the time '0.0000001' is not seconds.microseconds"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 10000 0035 1\n", 3,
+         "expected 'E: seconds type code value': the type '10000' is above 0xffff"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 0003 00x5 1\n", 3,
+         "expected 'E: seconds type code value': the code '00x5' is not a hex number up to 0xffff"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 0003 0035 1 2\n", 3,
+         "expected 'E: seconds type code value': more after the value"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nA: 40 0 799 0 0 0\n", 3,
+         "expected 'A: code min max fuzz flat [resolution]' (code hex up to ABS_MAX, then 4 or 5 decimal numbers): the code '40' is above 0x3f (ABS_MAX)"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nA: 00 0 99999999999 0 0 0\n", 3,
+         "expected 'A: code min max fuzz flat [resolution]' (code hex up to ABS_MAX, then 4 or 5 decimal numbers): max '99999999999' does not fit in 32 bits"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nA: 00 0 799 0 0 0 7\n", 3,
+         "expected 'A: code min max fuzz flat [resolution]' (code hex up to ABS_MAX, then 4 or 5 decimal numbers): more than 5 numbers"),
+        ("N: Panel\nI: 0018 0000 0000 0000\nA: 35 800 0 0 0 0\n", 3,
+         "ABS_MT_POSITION_X: min 800 is above max 0; expected min <= max, found 'A: 35 800 0 0 0 0'"),
     ]
 
     @Test(arguments: malformed)
@@ -150,5 +172,28 @@ struct EvemuParserTests {
             return error.file == "bad.evemu" && error.line == line && error.message.hasPrefix(expected)
                 && "\(error)".hasPrefix("bad.evemu:\(line): \(expected)")
         }
+    }
+
+    static let notText: [(bytes: [UInt8], line: Int, expected: String)] = [
+        ([], 1, "the file is empty: this is not an evemu recording, which is UTF-8 text starting with 'N: device name'"),
+        ([0xff, 0xfe, 0x4e, 0x00], 1, "the file starts with a UTF-16 byte order mark: this is not an evemu recording"),
+        ([0xfe, 0xff, 0x00, 0x4e], 1, "the file starts with a UTF-16 byte order mark"),
+        (Array("N: Panel\nI".utf8) + [0x00, 0x3a], 2, "column 2: a NUL byte, as in UTF-16 or a binary file: this is not an evemu recording"),
+        (Array("N: Panel\n\n# caf".utf8) + [0xe9, 0x0a], 3, "column 6: byte 0xe9 is not UTF-8: this is not an evemu recording"),
+    ]
+
+    @Test(arguments: notText)
+    func refusesWhatIsNotUTF8TextNamingWhere(bytes: [UInt8], line: Int, expected: String) {
+        #expect {
+            try EvemuTrace.parse(bytes: bytes, file: "bad.evemu")
+        } throws: { error in
+            guard let error = error as? EvemuParseError else { return false }
+            return error.line == line && error.message.hasPrefix(expected)
+        }
+    }
+
+    @Test func skipsAUTF8ByteOrderMark() throws {
+        let text = "N: Panel\nI: 0018 0000 0000 0000\nE: 0.000001 0003 0035 7\n"
+        #expect(try EvemuTrace.parse(bytes: [0xef, 0xbb, 0xbf] + Array(text.utf8), file: "bom.evemu") == EvemuTrace.parse(text, file: "lf.evemu"))
     }
 }

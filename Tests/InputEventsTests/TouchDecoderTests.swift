@@ -112,6 +112,131 @@ struct TouchDecoderTests {
         #expect(decoder.counters.reports == 3)
     }
 
+    // The kernel's rule (Documentation/input/event-codes.rst, and libevdev's "SYN_DROPPED handling"):
+    // after SYN_DROPPED the client ignores every event up to and including the next SYN_REPORT, then
+    // takes the device's state afresh. kiosk record writes the marker as SYN_DROPPED SYN_REPORT and
+    // then libevdev's resync, the changes since, as one report: the decoder must read that report.
+
+    @Test func aLiftAndATouchLostInADropAreTakenFromTheResyncThatFollows() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(100, 100)
+        k.touchButton(true)
+        k.report()
+        k.dropped()
+        // What was left in the buffer: the finger moves and lifts, a second lands; none of it counts.
+        k.position(200, 200)
+        k.lift()
+        k.slot(1)
+        k.trackingID(2)
+        k.position(600, 400)
+        k.touchButton(false)
+        k.report()
+        // libevdev's resync: slot 0 holds a new contact at 300,300, slot 1 nothing; the slot selected is 0.
+        k.slot(0)
+        k.lift()
+        k.trackingID(3)
+        k.position(300, 300)
+        k.report()
+        k.abs(.multitouchPositionX, 310)
+        k.report()
+        let (frames, decoder) = try decodeScript(k)
+        #expect(frames.map(summary) == [
+            ["1 began 100.0,100.0"],
+            ["1 ended 100.0,100.0", "2 began 300.0,300.0"],
+            ["2 moved 310.0,300.0"],
+        ])
+        #expect(decoder.activeTouchCount == 1, "BTN_TOUCH 0 in the dropped part cancelled nothing")
+        #expect(decoder.counters.stuckTouchesCancelled == 0)
+        #expect(decoder.counters.droppedSyncs == 1)
+        #expect(decoder.counters.droppedEvents == 9, "SYN_DROPPED's report: 8 events and its SYN_REPORT")
+        #expect(decoder.counters.reports == 3, "the report the drop swallowed is not decoded")
+    }
+
+    @Test func aSlotSelectedInTheDroppedPartSelectsNothing() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(100, 100)
+        k.slot(1)
+        k.trackingID(2)
+        k.position(500, 300)
+        k.report()
+        k.dropped()
+        k.slot(0)
+        k.abs(.multitouchPositionX, 999)
+        k.report()
+        // Still slot 1 for the decoder, as before the drop.
+        k.abs(.multitouchPositionX, 520)
+        k.report()
+        let (frames, _) = try decodeScript(k)
+        #expect(frames.map(summary) == [
+            ["1 began 100.0,100.0", "2 began 500.0,300.0"],
+            ["1 stationary 100.0,100.0", "2 moved 520.0,300.0"],
+        ])
+    }
+
+    @Test func aSecondDropBeforeTheReportKeepsDroppingAndAReportEndsIt() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(100, 100)
+        k.report()
+        k.dropped()
+        k.abs(.multitouchPositionX, 700)
+        k.dropped()
+        k.abs(.multitouchPositionX, 710)
+        k.report()
+        k.abs(.multitouchPositionX, 120)
+        k.report()
+        k.abs(.multitouchPositionX, 130)
+        k.report()
+        let (frames, decoder) = try decodeScript(k)
+        #expect(frames.map(summary) == [["1 began 100.0,100.0"], ["1 moved 120.0,100.0"], ["1 moved 130.0,100.0"]])
+        #expect(decoder.counters.droppedSyncs == 1, "the second SYN_DROPPED is itself dropped")
+    }
+
+    @Test func aDropThatNeverEndsIsForgottenWhenTheDeviceGoesAway() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(100, 100)
+        k.report()
+        k.dropped()
+        k.lift()
+        var decoder = try TouchDecoder(device: SyntheticTouchscreen.ft5406, screen: panel, positionAxes: nil)
+        _ = decode(k.events, with: &decoder)
+        #expect(decoder.cancelAll(at: k.now).map(summary) == ["1 cancelled 100.0,100.0"])
+        // A new device, or the same one back: its first report is read, not dropped.
+        var next = KernelScript()
+        next.trackingID(4)
+        next.position(50, 60)
+        next.report()
+        #expect(decode(next.events, with: &decoder).map(summary) == [["2 began 50.0,60.0"]])
+    }
+
+    @Test func eventsNoKernelSendsAreCountedAndChangeNothing() throws {
+        var k = KernelScript()
+        k.trackingID(1)
+        k.position(100, 100)
+        k.report()
+        let t = k.now
+        let impossible = [
+            InputEvent(time: t, type: .absolute, code: EventCode(rawValue: 0x40), value: 5), // ABS_CNT
+            InputEvent(time: t, type: .absolute, code: EventCode(rawValue: 0xffff), value: -1),
+            InputEvent(time: t, type: EventType(rawValue: 0x20), code: EventCode(rawValue: 0), value: 0), // EV_CNT
+            InputEvent(time: t, type: .synchronization, code: EventCode(rawValue: 0x10), value: 0), // above SYN_MAX
+            InputEvent(time: t, type: .key, code: EventCode(rawValue: 0x300), value: 1), // above KEY_MAX
+        ]
+        let possible = [
+            InputEvent(time: t, type: .absolute, code: EventCode(rawValue: 0x3f), value: 5), // ABS_MAX: no axis, but sendable
+            InputEvent(time: t, type: EventType(rawValue: 0x1f), code: EventCode(rawValue: 0), value: 0), // EV_MAX
+        ]
+        var decoder = try TouchDecoder(device: SyntheticTouchscreen.ft5406, screen: panel, positionAxes: nil)
+        let frames = decode(k.events + impossible + possible + [InputEvent(time: t, AbsoluteAxis.multitouchPositionX, 110), .report(at: t)],
+                            with: &decoder)
+        #expect(frames.map(summary) == [["1 began 100.0,100.0"], ["1 moved 110.0,100.0"]])
+        #expect(decoder.counters.rejectedEvents == impossible.count)
+        #expect(impossible.allSatisfy { !$0.isWithinKernelLimits } && possible.allSatisfy(\.isWithinKernelLimits))
+    }
+
     @Test func touchButtonUpCancelsSlotsThatNeverLifted() throws {
         var k = KernelScript()
         k.trackingID(1)

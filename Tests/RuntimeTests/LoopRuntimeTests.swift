@@ -189,7 +189,8 @@ struct StatsCountTests {
         for key in ["frames", "fps", "touch.frames", "touches", "overruns", "latency.p50.ms", "latency.p99.ms", "latency.max.ms",
                     "touches.down", "devices", "log.dropped", "display", "config.generation",
                     "input.resyncs", "input.slot_overflows", "input.out_of_range", "input.tracking_id_reuse",
-                    "input.releases_without_press", "input.unplug_cancelled", "input.devices_attached", "input.devices_removed"] {
+                    "input.releases_without_press", "input.unplug_cancelled", "input.devices_attached", "input.devices_removed",
+                    "input.rejected_events"] {
             #expect(keys.contains(key), "the stats line lacks \(key): \(entry.metadata)")
         }
         #expect("\(entry.metadata["touches"] ?? "")" == "1")

@@ -83,12 +83,14 @@ struct InputCountersTests {
         c.unplugCancelledTouches = 6
         c.devicesAttached = 7
         c.devicesRemoved = 8
+        c.rejectedEvents = 9
         let fields = c.fields()
         #expect(fields.map(\.key) == [
             "input.resyncs", "input.slot_overflows", "input.out_of_range", "input.tracking_id_reuse",
             "input.releases_without_press", "input.unplug_cancelled", "input.devices_attached", "input.devices_removed",
+            "input.rejected_events",
         ])
-        #expect(fields.map(\.value) == Array(1...8))
+        #expect(fields.map(\.value) == Array(1...9))
         #expect(InputCounters(decoding: TouchDecoder.Counters(), resyncs: 3).resyncs == 3)
     }
 }

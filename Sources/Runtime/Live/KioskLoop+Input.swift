@@ -61,8 +61,7 @@ extension KioskLoop {
 
     static func pointercalCalibration(_ path: String, device d: DeviceDescription, screen: Size, settings: InputSettings,
                                       display: DisplayRotation) throws -> TouchCalibration {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        return try TouchCalibration(pointercal: text, device: d, screen: (screen.width, screen.height))
+        try TouchCalibration(pointercalFile: path, device: d, screen: (screen.width, screen.height))
             .rotated(clockwise: touchRotation(settings, display: display)).flipped(horizontally: settings.flipX, vertically: settings.flipY)
     }
 
