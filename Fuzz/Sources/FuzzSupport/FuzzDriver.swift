@@ -24,3 +24,9 @@ public func fuzz(_ body: @escaping (UnsafeRawBufferPointer) -> Void) -> Never {
     var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
     exit(LLVMFuzzerRunDriver(&argc, &argv) { fuzzTestOneInput($0, $1) })
 }
+
+/// Writes a line to standard error at once (unbuffered: a crash right after must not lose it).
+public func trace(_ line: String) {
+    var text = line + "\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
