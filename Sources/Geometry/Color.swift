@@ -10,9 +10,11 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         self.blue = blue
     }
 
-    /// Parses `#rrggbb`; nil for anything else.
+    /// Parses `#rrggbb`; nil for anything else (`UInt32(_:radix:)` alone would take a sign: `#+12345`).
     public init?(hex: String) {
-        guard hex.count == 7, hex.first == "#", let v = UInt32(hex.dropFirst(), radix: 16) else { return nil }
+        let digits = hex.utf8.dropFirst()
+        guard hex.utf8.count == 7, hex.first == "#", digits.allSatisfy({ $0 < 0x80 && Character(Unicode.Scalar($0)).isHexDigit }),
+              let v = UInt32(Substring(digits), radix: 16) else { return nil }
         red = UInt8((v >> 16) & 0xff)
         green = UInt8((v >> 8) & 0xff)
         blue = UInt8(v & 0xff)

@@ -17,11 +17,15 @@ import Darwin
     return a
 }
 
-/// `value` with exactly `digits` decimals, without Foundation, the same on every platform.
+/// `value` with exactly `digits` decimals, without Foundation, the same on every platform. Total:
+/// `nan`, `inf` and `-inf` as Swift spells them, and a value too large for its decimals to fit 53
+/// bits (beyond 2^53 / 10^digits, where a Double has no such decimals left) in Swift's shortest
+/// exact spelling (`1e+19`).
 public func fixedDecimal(_ value: Double, _ digits: Int) -> String {
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let rounded = (abs(value) * scale).rounded()
+    guard rounded < 9_007_199_254_740_992 else { return String(value) }  // also nan and inf
     let whole = Int(rounded / scale)
     let frac = Int(rounded - Double(whole) * scale)
     let sign = value < 0 && rounded != 0 ? "-" : ""

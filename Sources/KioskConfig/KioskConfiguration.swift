@@ -39,7 +39,9 @@ public struct KioskConfiguration: Sendable {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> KioskConfiguration {
         let root: TOMLTable
         do {
-            root = try TOMLTable(string: text)
+            root = try TOMLGuard.parse(text)
+        } catch let e as TOMLGuard.Problem {
+            throw ConfigError(file: file, line: e.line, key: "", message: "column \(e.column): not valid TOML: \(e.message)")
         } catch let e as TOMLParseError {
             throw ConfigError(file: file, line: e.source.begin.line, key: "",
                               message: "column \(e.source.begin.column): not valid TOML: \(e.description)")
@@ -63,8 +65,9 @@ public struct KioskConfiguration: Sendable {
         guard !viewTables.isEmpty else {
             throw ConfigError(file: file, line: 0, key: "view", message: "no [[view]] declared; the first must be the canvas")
         }
-        for r in viewTables {
+        for var r in viewTables {
             let v = try section.view(r)
+            r.shownPath = "view \"\(v.name)\""
             if scene.views.contains(where: { $0.name == v.name }) { throw r.error("name", "view '\(v.name)' is declared twice") }
             if scene.views.isEmpty {
                 guard v.kind == .canvas, v.parent == nil else {
@@ -82,15 +85,19 @@ public struct KioskConfiguration: Sendable {
         }
 
         let gestureTables = try top.tables("gesture") ?? []
+        var namedGestureTables: [TableReader] = []
         for r in gestureTables {
-            let g = try section.gesture(r, views: scene.views)
+            let g = try section.gesture(r, views: scene.views, panel: panel)
             if scene.gestures.contains(where: { $0.qualifiedName == g.qualifiedName }) {
                 throw r.error(g.name == g.spec.kindName && !r.has("name") ? "kind" : "name",
                               "recognizer '\(g.qualifiedName)' is declared twice; give one a different 'name'")
             }
             scene.gestures.append(g)
+            var named = r
+            named.shownPath = "gesture \"\(g.qualifiedName)\""
+            namedGestureTables.append(named)
         }
-        try GraphCheck(gestures: scene.gestures, readers: gestureTables).run()
+        try GraphCheck(gestures: scene.gestures, readers: namedGestureTables).run()
         let runtime = try RuntimeSection().settings(top)
 
         // Whatever the scene itself refuses is still reported against the file.

@@ -11,7 +11,7 @@ extension LogSettings {
     /// over the defaults.
     public static func salvaged(fromFile path: String) -> LogSettings? {
         guard let text = try? TextFile.readText(path, what: "the config file", limit: KioskConfiguration.maximumFileSize),
-              let root = try? TOMLTable(string: text) else { return nil }
+              let root = try? TOMLGuard.parse(text) else { return nil }
         let top = TableReader(root, path: "", label: "the file", file: path, locator: KeyLocator(text))
         guard let section = try? top.subtable("log"), section.has("serial") else { return nil }
         if let whole = try? RuntimeSection().log(section) { return whole }

@@ -18,7 +18,10 @@ struct RuntimeSection {
     /// How far the stage shares may sum from 1, for shares written with a few decimals.
     static let shareTolerance = 0.001
 
-    private static let atLeastZero = 0...Double.greatestFiniteMagnitude
+    /// Seconds for the display's blanking and the stats line: up to a day.
+    static let day = 86_400.0
+    /// The largest number in a calibration matrix: one that maps a hundredth of the panel onto all of it.
+    static let calibrationLimit = 100.0
 
     func settings(_ top: TableReader) throws(ConfigError) -> RuntimeSettings {
         var s = RuntimeSettings()
@@ -37,7 +40,7 @@ struct RuntimeSection {
         if let mode = try r.string("mode") {
             guard Self.isMode(mode) else {
                 throw r.error("mode", "'\(mode)' is not a mode; expected \"WxH\" or \"WxH@R\" in whole numbers greater than 0, "
-                    + "such as \"800x480\" or \"800x480@60\"")
+                    + "W and H up to 16384, R up to 1000, such as \"800x480\" or \"800x480@60\"")
             }
             d.mode = mode
         }
@@ -46,8 +49,14 @@ struct RuntimeSection {
             d.pixelFormat = format
         }
         d.rotation = try r.int("rotation", oneOf: Self.rotations, meaning: Self.rotationMeaning) ?? d.rotation
-        d.blankAfterSeconds = try r.number("blank_after", in: Self.atLeastZero, unit: " of seconds") ?? d.blankAfterSeconds
-        d.font = try nonEmptyString(r, "font", example: "\"\(d.font)\"") ?? d.font
+        d.blankAfterSeconds = try r.number("blank_after", in: 0...Self.day, unit: " of seconds") ?? d.blankAfterSeconds
+        if let font = try nonEmptyString(r, "font", example: "\"\(d.font)\"") {
+            // Checked here so that check-config, not the first frame, finds a font that is not there.
+            if let problem = FontFile.problem(font) {
+                throw r.error("font", "\(problem); expected a font file FreeType reads, such as \"\(d.font)\"")
+            }
+            d.font = font
+        }
         d.screenshotDirectory = try nonEmptyString(r, "screenshot_directory", example: "\"\(d.screenshotDirectory)\"") ?? d.screenshotDirectory
         return d
     }
@@ -59,7 +68,9 @@ struct RuntimeSection {
         i.directory = try nonEmptyString(r, "directory", example: "\"\(i.directory)\"") ?? i.directory
         i.grab = try r.bool("grab") ?? i.grab
         if let m = try r.numbers("calibration", count: 6, meaning: "libinput's calibration matrix [a, b, c, d, e, f]") {
-            guard m.allSatisfy(\.isFinite) else { throw r.error("calibration", "every number must be finite, found \(m)") }
+            guard m.allSatisfy({ abs($0) <= Self.calibrationLimit }) else {
+                throw r.error("calibration", "every number must be from -\(Int(Self.calibrationLimit)) to \(Int(Self.calibrationLimit)), found \(m)")
+            }
             i.calibration = m
         }
         i.pointercal = try nonEmptyString(r, "pointercal", example: "\"/etc/pointercal\"")
@@ -75,7 +86,8 @@ struct RuntimeSection {
         i.flipX = try r.bool("flip_x") ?? i.flipX
         i.flipY = try r.bool("flip_y") ?? i.flipY
         i.jitterUnits = try r.int("jitter", in: 0...Int(Int32.max)) ?? i.jitterUnits
-        i.minimumPressure = try r.int("minimum_pressure", in: 0...Int.max) ?? i.minimumPressure
+        // evdev's values are 32-bit.
+        i.minimumPressure = try r.int("minimum_pressure", in: 0...Int(Int32.max)) ?? i.minimumPressure
         return i
     }
 
@@ -91,10 +103,10 @@ struct RuntimeSection {
         }
         l.stderr = try r.bool("stderr") ?? l.stderr
         l.bufferLines = try r.int("buffer_lines", in: 16...65536) ?? l.bufferLines
-        l.repeatInterval = try r.number("repeat_interval", in: Self.atLeastZero, unit: " of seconds") ?? l.repeatInterval
+        l.repeatInterval = try r.number("repeat_interval", in: 0...3600, unit: " of seconds") ?? l.repeatInterval
         // A stats line more often than every second would be most of what a 115200 baud console shows.
-        l.statsInterval = try r.number("stats_interval", allowed: "0 (no stats line) or a number of seconds of at least 1") {
-            $0 == 0 || ($0 >= 1 && $0.isFinite)
+        l.statsInterval = try r.number("stats_interval", allowed: "0 (no stats line) or a number of seconds from 1 to 86400") {
+            $0 == 0 || ($0 >= 1 && $0 <= Self.day)
         } ?? l.statsInterval
         return l
     }
@@ -130,15 +142,16 @@ struct RuntimeSection {
         return shares
     }
 
-    /// `800x480` or `800x480@60`: digits only (no sign, no spaces), each number greater than 0.
+    /// `800x480` or `800x480@60`: digits only (no sign, no spaces), each number greater than 0,
+    /// the size at most 16384 (as `[panel]`), the refresh at most 1000 Hz.
     static func isMode(_ text: String) -> Bool {
-        func positive(_ s: Substring) -> Bool {
-            !s.isEmpty && s.allSatisfy { $0.isASCII && $0.isNumber } && (Int(s).map { $0 > 0 } ?? false)
+        func number(_ s: Substring, upTo limit: Int) -> Bool {
+            !s.isEmpty && s.allSatisfy { $0.isASCII && $0.isNumber } && (Int(s).map { $0 > 0 && $0 <= limit } ?? false)
         }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count <= 2, parts.count == 1 || positive(parts[1]) else { return false }
+        guard parts.count <= 2, parts.count == 1 || number(parts[1], upTo: 1000) else { return false }
         let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-        return size.count == 2 && positive(size[0]) && positive(size[1])
+        return size.count == 2 && number(size[0], upTo: 16384) && number(size[1], upTo: 16384)
     }
 
     /// A device node's absolute path, or `keyword`; a misspelt keyword is named.

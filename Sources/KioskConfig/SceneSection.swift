@@ -9,16 +9,35 @@ struct SceneSection {
     static let gestureKinds = ["tap", "long_press", "pan", "pinch", "rotation", "swipe"]
     static let graphKeys = ["simultaneous_with", "require_to_fail", "should_require_failure_of", "should_be_required_to_fail_by"]
     static let commonGestureKeys = ["view", "name", "kind", "action", "cancels_touches_in_view"] + graphKeys
+    /// A panel's side, from a watch's to a wall's: 1 mm to 10 m.
+    static let panelMillimetres = 1.0...10_000
+    /// How far from the origin a frame's edges may lie, in pixels: well inside what cairo draws
+    /// (`SceneRenderer.drawableLimit`, with room for a square pinched up 3 times and lifted 4) and
+    /// what the state's JSON writes exactly.
+    static let frameLimit = 65536.0
+
+    /// A view's frame: four finite numbers, edges within +-`frameLimit`, width and height greater than 0.
+    static func frameProblem(_ f: [Double]) -> String? {
+        let limit = Int(frameLimit)
+        guard f.allSatisfy(\.isFinite) else { return "every number must be finite, found [\(f.map(show).joined(separator: ", "))]" }
+        guard f[2] > 0, f[3] > 0 else { return "width and height must be greater than 0, found \(show(f[2])) x \(show(f[3]))" }
+        guard f[0] >= -frameLimit, f[1] >= -frameLimit, f[0] + f[2] <= frameLimit, f[1] + f[3] <= frameLimit else {
+            return "[\(f.map(show).joined(separator: ", "))] reaches beyond what is allowed: x, y and their far edges "
+                + "x + width, y + height from -\(limit) to \(limit) pixels"
+        }
+        return nil
+    }
+
+    static func show(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
 
     func panel(_ r: TableReader?) throws(ConfigError) -> PanelMetrics {
         var p = PanelMetrics.raspberryPi7Inch
         guard let r else { return p }
         try r.rejectUnknownKeys(allowed: ["width_px", "height_px", "width_mm", "height_mm"])
-        let positive = Double.leastNonzeroMagnitude...Double.infinity
         p.widthPixels = try r.number("width_px", in: 1...16384) ?? p.widthPixels
         p.heightPixels = try r.number("height_px", in: 1...16384) ?? p.heightPixels
-        p.widthMillimetres = try r.number("width_mm", in: positive, unit: " of millimetres") ?? p.widthMillimetres
-        p.heightMillimetres = try r.number("height_mm", in: positive, unit: " of millimetres") ?? p.heightMillimetres
+        p.widthMillimetres = try r.number("width_mm", in: Self.panelMillimetres, unit: " of millimetres") ?? p.widthMillimetres
+        p.heightMillimetres = try r.number("height_mm", in: Self.panelMillimetres, unit: " of millimetres") ?? p.heightMillimetres
         return p
     }
 
@@ -26,6 +45,7 @@ struct SceneSection {
         var r = r
         let name = try r.requiredString("name")
         r.label = "view \"\(name)\""
+        r.shownPath = "view \"\(name)\""
         let kindName = try r.choice("kind", ViewKind.allCases.map(\.rawValue))
         guard let kindName, let kind = ViewKind(rawValue: kindName) else { throw r.error(nil, "\(r.label) needs 'kind'") }
         var allowed = ["name", "kind", "parent", "frame"]
@@ -40,9 +60,9 @@ struct SceneSection {
         guard let f = try r.numbers("frame", count: 4, meaning: "[x, y, width, height] in pixels") else {
             throw r.error(nil, "\(r.label) needs 'frame' = [x, y, width, height]")
         }
-        guard f[2] > 0, f[3] > 0 else { throw r.error("frame", "width and height must be greater than 0, found \(f[2]) x \(f[3])") }
+        if let problem = Self.frameProblem(f) { throw r.error("frame", problem) }
         if kind == .square, f[2] != f[3] {
-            throw r.error("frame", "a square's width and height must be equal, found \(f[2]) x \(f[3])")
+            throw r.error("frame", "a square's width and height must be equal, found \(Self.show(f[2])) x \(Self.show(f[3]))")
         }
         var d = ViewDescription(name: name, kind: kind, parent: try r.string("parent"),
                                 frame: Rect(x: f[0], y: f[1], width: f[2], height: f[3]),
@@ -65,8 +85,13 @@ struct SceneSection {
         return d
     }
 
-    func gesture(_ r: TableReader, views: [ViewDescription]) throws(ConfigError) -> GestureDescription {
+    func gesture(_ r: TableReader, views: [ViewDescription], panel: PanelMetrics) throws(ConfigError) -> GestureDescription {
         var r = r
+        // Named by its name as soon as it has one, by name@view once its view is known too.
+        if let name = try? r.string("name") {
+            r.label = "gesture \"\(name)\""
+            r.shownPath = r.label
+        }
         let viewName = try r.requiredString("view")
         guard let view = views.first(where: { $0.name == viewName }) else {
             var message = "unknown view '\(viewName)'"
@@ -76,6 +101,7 @@ struct SceneSection {
         guard let kind = try r.choice("kind", Self.gestureKinds) else { throw r.error(nil, "a gesture needs 'kind'") }
         let name = try r.string("name") ?? kind
         r.label = "gesture \"\(name)@\(viewName)\""
+        r.shownPath = r.label
         let spec: RecognizerSpec
         switch kind {
         case "tap": spec = .tap(try tap(r))
@@ -83,7 +109,7 @@ struct SceneSection {
         case "pan": spec = .pan(try pan(r))
         case "pinch": spec = .pinch(try pinch(r))
         case "rotation": spec = .rotation(try rotation(r))
-        default: spec = .swipe(try swipe(r))
+        default: spec = .swipe(try swipe(r, panel: panel))
         }
         let actionName = try r.choice("action", SceneAction.allCases.map(\.rawValue)) ?? SceneAction.none.rawValue
         let action = SceneAction(rawValue: actionName) ?? .none
@@ -108,7 +134,6 @@ struct SceneSection {
 
     // MARK: Recognizer parameters (names follow UIKit's properties, in config spelling)
 
-    private static let positive = Double.leastNonzeroMagnitude...Double.infinity
     private static let seconds = Double.leastNonzeroMagnitude...60.0
 
     private func tap(_ r: TableReader) throws(ConfigError) -> TapOptions {
@@ -159,7 +184,7 @@ struct SceneSection {
         return o
     }
 
-    private func swipe(_ r: TableReader) throws(ConfigError) -> SwipeOptions {
+    private func swipe(_ r: TableReader, panel: PanelMetrics) throws(ConfigError) -> SwipeOptions {
         try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + [
             "directions", "touches", "minimum_distance_mm", "minimum_speed_mm_per_s", "maximum_angle_degrees", "maximum_duration",
         ])
@@ -176,7 +201,10 @@ struct SceneSection {
             o.directions = directions
         }
         o.touchesRequired = try r.int("touches", in: 1...10) ?? o.touchesRequired
-        o.minimumDistanceMillimetres = try r.number("minimum_distance_mm", in: Self.positive, unit: " of millimetres") ?? o.minimumDistanceMillimetres
+        // A swipe longer than the panel's diagonal could never be made.
+        let diagonal = (panel.widthMillimetres * panel.widthMillimetres + panel.heightMillimetres * panel.heightMillimetres).squareRoot()
+        o.minimumDistanceMillimetres = try r.number("minimum_distance_mm", allowed: "a number of millimetres greater than 0 and at most "
+            + "\(fixedDecimal(diagonal, 1)), the panel's diagonal") { $0 > 0 && $0 <= diagonal } ?? o.minimumDistanceMillimetres
         o.minimumSpeedMillimetresPerSecond = try r.number("minimum_speed_mm_per_s", in: 0...100_000, unit: " of mm/s") ?? o.minimumSpeedMillimetresPerSecond
         o.maximumAngleDegrees = try r.number("maximum_angle_degrees", in: 0...90, unit: " of degrees") ?? o.maximumAngleDegrees
         o.maximumDurationSeconds = try r.number("maximum_duration", in: Self.seconds, unit: " of seconds") ?? o.maximumDurationSeconds

@@ -8,6 +8,9 @@ struct TableReader {
     let path: String
     /// Words that name the table in errors: `view "yellow"`.
     var label: String
+    /// How error keys name the table once it is known by name, `gesture "tap@yellow"` rather than
+    /// `gesture[4]`; `path` still finds its line.
+    var shownPath: String?
     let file: String
     let locator: KeyLocator
 
@@ -24,7 +27,8 @@ struct TableReader {
     /// An error about `key` (or the table itself when nil), on the line where it is written.
     func error(_ key: String?, _ message: String) -> ConfigError {
         let at = key.map(keyPath) ?? path
-        return ConfigError(file: file, line: locator.line(of: at), key: at, message: message)
+        let shown = shownPath.map { table in key.map { "\(table).\($0)" } ?? table } ?? at
+        return ConfigError(file: file, line: locator.line(of: at), key: shown, message: message)
     }
 
     func has(_ key: String) -> Bool { table[key] != nil }
@@ -135,7 +139,9 @@ struct TableReader {
         var out: [TableReader] = []
         for (i, element) in a.enumerated() {
             guard let t = element.table else { throw error(key, "expected a list of tables, found \(show(element))") }
-            out.append(TableReader(t, path: "\(keyPath(key))[\(i)]", file: file, locator: locator))
+            var reader = TableReader(t, path: "\(keyPath(key))[\(i)]", file: file, locator: locator)
+            reader.shownPath = shownPath.map { "\($0).\(key)[\(i)]" }
+            out.append(reader)
         }
         return out
     }

@@ -34,6 +34,21 @@ public final class SceneRenderer {
     static let controlHalo = 4.0
     /// The band above a slider where its value is written.
     static let sliderLabelHeight = 30.0
+    /// How far from the origin a view may reach and still be drawn, in pixels (2^22). cairo keeps
+    /// path coordinates in 24.8 fixed point (up to about 8.4 million) and splits an arc into
+    /// segments by its radius (a knob 1e16 px tall takes minutes, one of 2^22 some 15000 segments).
+    /// A config keeps frames within +-65536 (`KioskConfig`), so even its largest square, pinched up
+    /// 3 times, lifted 4 and turned 45 degrees, reaches 1.2 million; whatever reaches further, or is
+    /// not a number, is left out, not drawn wrong.
+    public static let drawableLimit = 4_194_304.0
+    /// The largest square drawn once into an image and reused; a larger one (a pinched-up square
+    /// many panels wide) is drawn straight into the frame, as an image of it would be gigabytes.
+    static let largestSquareImage = 2048
+
+    /// Whether `r` lies within `drawableLimit` of the origin (false for NaN).
+    public static func isDrawable(_ r: Rect) -> Bool {
+        r.minX >= -drawableLimit && r.maxX <= drawableLimit && r.minY >= -drawableLimit && r.maxY <= drawableLimit
+    }
 
     /// Where a slider whose frame is `frame` writes its value: the band above it; its text never leaves it.
     public static func sliderLabelBox(_ frame: Rect) -> Rect {
@@ -62,8 +77,12 @@ public final class SceneRenderer {
         // pixman wants each row to start on 4 bytes: an RGB565 rectangle starts on an even pixel.
         let step = 4 / buffer.format.bytesPerPixel
         for r in clip {
-            let x0 = max(0, Int(r.minX.rounded(.down)) / step * step), y0 = max(0, Int(r.minY.rounded(.down)))
-            let x1 = min(buffer.width, Int(r.maxX.rounded(.up))), y1 = min(buffer.height, Int(r.maxY.rounded(.up)))
+            // Cut to the buffer before turning into whole pixels, so no rectangle can overflow an Int.
+            func pixel(_ x: Double, _ limit: Int, _ rule: FloatingPointRoundingRule) -> Int {
+                Int(min(Double(limit), max(0, x.isNaN ? 0 : x)).rounded(rule))
+            }
+            let x0 = pixel(r.minX, buffer.width, .down) / step * step, y0 = pixel(r.minY, buffer.height, .down)
+            let x1 = pixel(r.maxX, buffer.width, .up), y1 = pixel(r.maxY, buffer.height, .up)
             guard x1 > x0, y1 > y0 else { continue }
             let data = (buffer.bytes + y0 * buffer.stride + x0 * buffer.format.bytesPerPixel).assumingMemoryBound(to: UInt8.self)
             let part = cairo_image_surface_create_for_data(data, buffer.format.cairoFormat, Int32(x1 - x0), Int32(y1 - y0), Int32(buffer.stride))!
@@ -84,8 +103,10 @@ public final class SceneRenderer {
         cairo_paint(cr)
 
         func reaches(_ i: Int) -> Bool {
+            let bounds = ViewLook(scene, ViewID(i), at: now).bounds
+            guard Self.isDrawable(bounds) else { return false }
             guard let region else { return true }
-            return ViewLook(scene, ViewID(i), at: now).bounds.intersects(region)
+            return bounds.intersects(region)
         }
         // Squares back to front: an insertion sort by z in reused storage.
         squareOrder.removeAll(keepingCapacity: true)
@@ -129,6 +150,13 @@ public final class SceneRenderer {
         // 0 at rest, 1 fully lifted: the shadow grows and the outline fades in with the lift.
         let raised = scene.definition.liftScale > 1 ? min(1, max(0, (lift - 1) / (scene.definition.liftScale - 1))) : (v.lifted ? 1 : 0)
         let look = SquareLook(side: side, rotation: v.rotation, raised: raised, color: v.color)
+        guard SquareImage.size(look) <= Self.largestSquareImage else {
+            cairo_save(cr)
+            cairo_translate(cr, v.center.x, v.center.y)
+            SquareImage.draw(cr, look)
+            cairo_restore(cr)
+            return
+        }
         if squareImages.count <= id.rawValue { squareImages.append(contentsOf: repeatElement(nil, count: id.rawValue + 1 - squareImages.count)) }
         if squareImages[id.rawValue]?.look != look {
             if let old = squareImages[id.rawValue] { cairo_surface_destroy(old.surface) }
@@ -274,17 +302,30 @@ struct SquareImage {
     /// From the image's corner to the square's center.
     let half: Double
 
+    /// The image's side in pixels; Int.max when it would not fit one (the square is then not cached).
+    static func size(_ look: SquareLook) -> Int {
+        let extent = look.side * (abs(_cos(look.rotation)) + abs(_sin(look.rotation))) + 2 * SceneRenderer.squareHalo
+        guard extent < SceneRenderer.drawableLimit else { return Int.max }
+        return Int(extent.rounded(.up)) + 2
+    }
+
+    /// Only for a look whose `size` is at most `SceneRenderer.largestSquareImage`.
     init(_ look: SquareLook) {
         self.look = look
-        let extent = look.side * (abs(_cos(look.rotation)) + abs(_sin(look.rotation))) + 2 * SceneRenderer.squareHalo
-        let size = Int(extent.rounded(.up)) + 2
+        let size = Self.size(look)
         half = Double(size) / 2
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size), Int32(size))!
         let cr = cairo_create(surface)!
         defer { cairo_destroy(cr) }
+        cairo_translate(cr, half, half)
+        Self.draw(cr, look)
+        cairo_surface_flush(surface)
+    }
+
+    /// The square with its shadow and outline, centred on the origin of `cr`.
+    static func draw(_ cr: OpaquePointer, _ look: SquareLook) {
         let side = look.side, raised = look.raised
         let radius = min(12, side * 0.1)
-        cairo_translate(cr, half, half)
         // The shadow falls straight down whatever the square's rotation.
         // Many faint layers, each a little larger: a soft edge without a blur.
         for k in 0..<10 {
@@ -308,6 +349,5 @@ struct SquareImage {
         } else {
             cairo_new_path(cr)
         }
-        cairo_surface_flush(surface)
     }
 }

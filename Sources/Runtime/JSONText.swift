@@ -45,13 +45,16 @@ public struct JSONObject {
 
     public var json: String { text + "}" }
 
-    /// `value` with at most `digits` decimals, trailing zeros dropped; -0 is written as 0.
+    /// `value` with at most `digits` decimals, trailing zeros dropped; -0 is written as 0. A value
+    /// too large for its decimals to fit 53 bits (beyond 2^53 / 10^digits, where a Double has no
+    /// such decimals left) is written in Swift's shortest exact spelling, `1e+17`, also valid JSON.
     public static func number(_ value: Double, _ digits: Int) -> String {
         guard value.isFinite else { return "null" }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (value * scale).rounded()
         if scaled == 0 { return "0" }
+        guard abs(scaled) < 9_007_199_254_740_992 else { return String(value) }
         let negative = scaled < 0
         let magnitude = Int64(abs(scaled))
         let whole = magnitude / Int64(scale)

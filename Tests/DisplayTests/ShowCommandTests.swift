@@ -25,8 +25,15 @@ struct ShowCommandTests {
         let run = try KioskExecutable.run(["show", "--config", path, "--seconds", "0"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("/nonexistent/Kiosk.ttf"), "\(run.stderr)")
-        // An explicit --font wins over the config's; without a display it then fails at the card.
-        let overridden = try KioskExecutable.run(["show", "--config", path, "--font", Font.defaultPath, "--card", "/nonexistent/dri/card3", "--seconds", "0"])
+        // An explicit --font wins over the config's; without a display it then fails at the card. The
+        // config's font must be there to pass the config's check: a file that only starts like one.
+        let bogus = folder.appendingPathComponent("Bogus.otf").path
+        try Data("OTTO not a font".utf8).write(to: URL(fileURLWithPath: bogus))
+        let (other, bogusConfig) = try config([#"font = "\#(Font.defaultPath)""#: #"font = "\#(bogus)""#])
+        defer { try? FileManager.default.removeItem(at: other) }
+        let failing = try KioskExecutable.run(["show", "--config", bogusConfig, "--card", "/nonexistent/dri/card3", "--seconds", "0"])
+        #expect(failing.stderr.contains(bogus), "\(failing.stderr)")
+        let overridden = try KioskExecutable.run(["show", "--config", bogusConfig, "--font", Font.defaultPath, "--card", "/nonexistent/dri/card3", "--seconds", "0"])
         #expect(overridden.status == 1)
         #expect(overridden.stderr == "kiosk show: card3: cannot open /nonexistent/dri/card3: No such file or directory\n", "\(overridden.stderr)")
     }

@@ -42,6 +42,8 @@ struct LogSalvageTests {
         "[log]\nserial = \"ttyUSB0\"\n",                  // not a device path
         "[log]\nserial = 5\n",                            // not a string
         "log = 5\n",                                      // not a table
+        "[log]\nserial = \"/dev/ttyUSB0\"\n[\n",             // toml++ would abort on the header (issue 16)
+        "[log]\nserial = \"/dev/ttyUSB0\"\nx = [}\n",        // and on the list
     ])
     func nothingToGoOnIsNil(text: String) throws {
         #expect(try salvage(text) == nil)
