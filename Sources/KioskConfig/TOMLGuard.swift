@@ -7,17 +7,21 @@ import TOMLKit
 /// - a table header whose name starts with anything but a bare-key character (`A-Z a-z 0-9 _ -`),
 ///   a quote or `]`: `[` then a line break, `[#`, `[.]`, `[[[`, `[{`, `[ é]` (`parse_key`);
 /// - a list with `}` or a Unicode line break (U+0085, U+2028, U+2029) where a value would start:
-///   `x = [}`, `x = [1, }` (`parse_value`).
+///   `x = [}`, `x = [1, }` (`parse_value`);
+/// - a value that toml++ takes for a date-time by its characters (a digit first, a '-', a ':' and
+///   a 't' anywhere in it) whose date reads and whose 'T' is followed by no digit:
+///   `x = 1979-05-27Tx:` (`parse_time`). Any value that starts `YYYY-MM-DDT` and then no digit is
+///   refused: none is valid.
 ///
-/// Neither can be switched to an error from this package (a define for a dependency's C++ target
+/// None can be switched to an error from this package (a define for a dependency's C++ target
 /// cannot be set from our manifest; upstream fixed the first in toml++ PR 301, after 3.4.0), so
-/// the text is scanned for both before the parser sees it. Both are invalid TOML, so nothing valid
+/// the text is scanned for them before the parser sees it. All are invalid TOML, so nothing valid
 /// is refused. The scan follows the text as toml++ does (strings, comments, lists, inline tables,
 /// headers); toml++ stops at the first error, so the scan only has to be right on text that is
-/// valid up to the point it looks at. Found by reading toml++'s parser at every `TOML_ASSERT` on
-/// the current character, and checked by running toml++ with its assertions on over every string
-/// of up to three TOML punctuation characters and 300000 random token strings
-/// (`Tests/toml-probe/run.sh`; TOMLGuardTests keeps a case of each class found).
+/// valid up to the point it looks at. The first two were found by reading toml++'s parser at every
+/// `TOML_ASSERT` on the current character, the third by running toml++ with its assertions on over
+/// every string of up to three TOML punctuation characters and 300000 random token strings
+/// (`Tests/toml-probe/run.sh`), which now finds no other; TOMLGuardTests keeps cases of each.
 enum TOMLGuard {
     /// What toml++ would assert on, at its line and column (1-based, in Unicode scalars, as toml++ counts).
     struct Problem: Equatable {
@@ -44,13 +48,19 @@ enum TOMLGuard {
         /// The open lists (`[`) and inline tables (`{`) of the value being read; empty between statements.
         var open: [Unicode.Scalar] = []
 
-        init(_ s: [Unicode.Scalar]) { self.s = s }
+        /// toml++ skips a byte order mark at the start, and so does the scan; columns count from after it, as an editor shows them.
+        let start: Int
+
+        init(_ s: [Unicode.Scalar]) {
+            self.s = s
+            start = s.first == "\u{FEFF}" ? 1 : 0
+        }
 
         func at(_ k: Int) -> Unicode.Scalar? { k < s.count ? s[k] : nil }
 
         func problem(at k: Int, _ message: String) -> Problem {
             var line = 1, column = 1
-            for c in s[..<min(k, s.count)] {
+            for c in s[start..<max(start, min(k, s.count))] {
                 if c == "\n" { line += 1; column = 1 } else { column += 1 }
             }
             return Problem(line: line, column: column, message: message)
@@ -68,6 +78,7 @@ enum TOMLGuard {
         static func isUnicodeLineBreak(_ c: Unicode.Scalar) -> Bool { c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}" }
 
         mutating func run() -> Problem? {
+            i = start
             while i < s.count {
                 if let p = statement() { return p }
             }
@@ -140,10 +151,25 @@ enum TOMLGuard {
                     if open.last == "[", Self.isUnicodeLineBreak(c) {
                         return problem(at: i, "\(Self.describe(c)) in a list; only spaces, tabs and \\n or \\r\\n may separate values")
                     }
+                    if Self.isDigit(c), i > 0, "=[,{ \t\n\r".unicodeScalars.contains(s[i - 1]), let p = dateTimeProblem(at: i) {
+                        return p
+                    }
                 }
                 i += 1
             }
             return nil
+        }
+
+        static func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
+
+        /// A value at `k` that starts `YYYY-MM-DDT` (or `t`) with no digit after the `T`.
+        func dateTimeProblem(at k: Int) -> Problem? {
+            guard k + 11 < s.count else { return nil }
+            let w = s[k...(k + 11)].map { $0 }
+            guard [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy({ Self.isDigit(w[$0]) }), w[4] == "-", w[7] == "-", w[10] == "T" || w[10] == "t",
+                  !Self.isDigit(w[11]) else { return nil }
+            return problem(at: k + 11, "a date-time needs the time after its '\(w[10])', such as 1979-05-27T07:32:00; "
+                + "found \(Self.describe(w[11]))")
         }
 
         /// From a quote to past its closing quote: basic (with escapes) or literal, on one line or on several.

@@ -55,6 +55,7 @@ struct HostileConfigCommandTests {
             + "or in quotes; found '['"),
         ("x = [}\n", "1: column 6: not valid TOML: '}' in a list closes no inline table; a list ends with ']'"),
         ("x = [\u{2028}]\n", "1: column 6: not valid TOML: U+2028 in a list; only spaces, tabs and \\n or \\r\\n may separate values"),
+        ("x = 1979-05-27Tx:\n", "1: column 16: not valid TOML: a date-time needs the time after its 'T', such as 1979-05-27T07:32:00; found 'x'"),
         // Also in the issue: a colour with a sign, inf on the panel, a font that is not there.
         (config(square("[0, 0, 9, 9]\ncolor = \"#+12345\"")), "11: view \"s\".color: '#+12345' is not a colour; expected \"#rrggbb\", such as \"#f5c518\""),
         ("[panel]\nwidth_mm = inf\n", "2: panel.width_mm: inf is out of range; allowed: a number of millimetres from 1 to 10000"),

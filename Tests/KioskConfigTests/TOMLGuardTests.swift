@@ -17,10 +17,14 @@ struct TOMLGuardTests {
         ("[ \u{2028}a]", 1, 3, "U+2028"), ("[\u{85}]", 1, 2, "U+0085"), ("[é]", 1, 2, "'é'"), ("[\u{7F}]", 1, 2, "U+007F"),
         ("a = 1\n\n  [\n", 3, 4, "a line break"), ("x = [\n  1,\n]\n[#", 4, 2, "'#'"),
         ("s = \"\"\"\n[ok]\n\"\"\"\n[.]", 4, 2, "'.'"),
+        ("\u{FEFF}[\n", 1, 2, "a line break"),  // after a byte order mark, which toml++ skips
         // parse_value from a list: '}' or a Unicode line break where a value would start.
         ("x = [}", 1, 6, "'}'"), ("x = [\n}", 2, 1, "'}'"), ("x = [1, }", 1, 9, "'}'"), ("x = [ # c\n  }", 2, 3, "'}'"),
         ("x = [[1], [}]]", 1, 12, "'}'"), ("x = [{a = 1}, }", 1, 15, "'}'"), ("x = [\u{85}1]", 1, 6, "U+0085"),
-        ("x = [\u{2029}]", 1, 6, "U+2029"), ("t = { a = [}] }", 1, 12, "'}'"),
+        // parse_time from a value toml++ took for a date-time: no digit after the 'T'.
+        ("x = 1979-05-27truetrueT07:32:00\\:]]_T07:32:00 ", 1, 16, "'r'"), ("x = 1979-05-27Tx:", 1, 16, "'x'"),
+        ("x = [1979-05-27t:]", 1, 17, "':'"), ("t = { d = 2000-01-01T_1:2 }", 1, 22, "'_'"), ("x = [\n  1,\n  1979-05-27T:]", 3, 14, "':'"),
+        ("x = [\u{2029}]", 1, 6, "U+2029"), ("t = { a = [}] }", 1, 12, "'}'"), ("\u{FEFF}x = [}", 1, 6, "'}'"),
     ])
     func isRefusedWhereTomlPlusPlusWouldAssert(text: String, line: Int, column: Int, word: String) throws {
         let p = try #require(TOMLGuard.check(text))
@@ -37,7 +41,8 @@ struct TOMLGuardTests {
         "x = [ \"}\" ]", "x = [ '}' ]", "x = [ { a = 1 }, { b = \"}\" } ]", "x = [ # }\n 1 ]", "x = [\n  [1],\n  [\n    2\n  ],\n]",
         "x = \"\"\"\n[#\n}\n\"\"\"", "x = '''\n[\n'''", "x = \"\"\"a\\\"\"\"\"\n[ok]", "x = \"\"\"\"\"\"\n[ok]", "x = \"\"\"a\"\"\"\"\"\n[ok]",
         "x = \"[\\\"\"\n[ok]", "# [#\n[ok]", "x = 1 # [\n[ok]", "x = \"\u{2028}\"", "x = [ \"a\" # \u{2028} }\n]", "t = { a = [1] }",
-        "\"[\" = 1", "a.\"}\".c = [ ]",
+        "\"[\" = 1", "a.\"}\".c = [ ]", "d = 1979-05-27T07:32:00Z", "d = [1979-05-27t07:32:00, 1979-05-27 07:32:00.5+01:00]",
+        "d = 1979-05-27", "s = \"1979-05-27Tx:\"", "t = { a = 07:32:00 }",
     ])
     func validTOMLIsNotRefused(text: String) throws {
         #expect(TOMLGuard.check(text) == nil)

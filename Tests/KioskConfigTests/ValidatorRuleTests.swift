@@ -76,6 +76,8 @@ struct ValidatorRuleTests {
          "view \"c\".value: unknown key in view \"c\". Allowed: name, kind, parent, frame, on, color, tracking_margin_mm"),
         ("[[view]]\nname = \"c\"\nkind = \"square\"\nparent = \"canvas\"", "[[view]]",
          "view \"c\": view \"c\" needs 'frame' = [x, y, width, height]"),
+        ("[[view]]\nname = \"c\"\nkind = \"square\"\nparent = \"canvas\"\nframe = [0, 0, \"9\", 9]", "frame",
+         "view \"c\".frame: expected [x, y, width, height] in pixels, 4 numbers in brackets, found a list"),
         ("[[view]]\nname = \"c\"\nkind = \"square\"\nparent = \"canvas\"\nframe = [nan, 0, 9, 9]", "frame",
          "view \"c\".frame: every number must be finite, found [nan, 0, 9, 9]"),
         ("[[view]]\nname = \"c\"\nkind = \"button\"\nparent = \"canvas\"\nframe = [0, 0, 0, 50]", "frame",
@@ -138,9 +140,18 @@ struct ValidatorRuleTests {
          "view \"canvas\".themes[0].background: 'eef0f3' is not a colour; expected \"#rrggbb\", such as \"#f5c518\""),
     ])
     func themes(theme: String, expected: String) throws {
+        try expectTheme(theme, expected)
+    }
+
+    @Test func aThemeThatIsNotATable() throws {
+        try expectTheme("\"day\"", "view \"canvas\".themes: expected a list of tables, found \"day\"", at: "themes = [")
+    }
+
+    func expectTheme(_ theme: String, _ expected: String, at needle: String = "{ ",
+                     sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let text = themes(theme)
-        let e = try #require(configError(text))
-        #expect(e.description == "kiosk.toml:\(line(of: "{ ", in: text)): \(expected)")
+        let e = try #require(configError(text), sourceLocation: sourceLocation)
+        #expect(e.description == "kiosk.toml:\(line(of: needle, in: text)): \(expected)", sourceLocation: sourceLocation)
     }
 
     /// A gesture on `view` of `kind` with `lines`.
@@ -220,6 +231,8 @@ struct ValidatorRuleTests {
          "gesture \"tap@yellow\".cancels_touches_in_view: expected true or false, found 1"),
         (gesture("yellow", "tap", "simultaneous_with = \"pan\""), "simultaneous_with",
          "gesture \"tap@yellow\".simultaneous_with: expected a list of strings in brackets, such as [\"pan\", \"pinch@yellow\"], found \"pan\""),
+        (gesture("yellow", "tap", "simultaneous_with = [\"pan\", 3]"), "simultaneous_with",
+         "gesture \"tap@yellow\".simultaneous_with: expected a list of strings in brackets, such as [\"pan\", \"pinch@yellow\"], found a list"),
         (gesture("yellow", "tap", "require_to_fail = [\"tap\"]"), "require_to_fail",
          "gesture \"tap@yellow\".require_to_fail: 'tap@yellow' names the recognizer itself"),
         (gesture("yellow", "tap", "name = \"press\"\nshould_require_failure_of = [\"pan@canvas\"]"), "should_require_failure_of",

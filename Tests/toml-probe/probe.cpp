@@ -2,7 +2,7 @@
 // child process, and prints "<status>\t<hex of the text>" a line: 0 parsed, 1 a parse error,
 // 99 an assertion (its line in toml.hpp on stderr), anything else a signal. run.sh compares the
 // assertions with what KioskConfig/TOMLGuard.swift refuses.
-//   probe exhaustive <max length>   every string over TOML's punctuation after six contexts
+//   probe exhaustive <max length>   every string over TOML's punctuation after seven contexts
 //   probe random <count> <seed>     random strings of TOML tokens, up to 12 of them
 #include <cstdio>
 #include <cstdlib>
@@ -37,7 +37,7 @@ static void report(const std::string& s) {
 int main(int argc, char** argv) {
     if (argc == 3 && !strcmp(argv[1], "exhaustive")) {
         const std::string alphabet = "[]{}=.,#\"'\n \ta1-+\r";
-        for (std::string prefix : {"", "a=1\n", "[t]\n", "x = [\n", "x = \"\"\"\n", "b = {"}) {
+        for (std::string prefix : {"", "a=1\n", "[t]\n", "x = [\n", "x = \"\"\"\n", "b = {", "\xef\xbb\xbf"}) {
             std::vector<std::string> level = {""};
             for (int length = 1; length <= atoi(argv[2]); length++) {
                 std::vector<std::string> next;
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
         const std::vector<std::string> tokens = {"[", "]", "[[", "]]", "{", "}", "=", ".", ",", "#", "\"", "'", "\"\"\"", "'''",
             "\n", " ", "\t", "a", "b", "1", "-", "+", "_", "\\", "\r", "\v", "\f", "\xe2\x80\xa8", "\xc2\x85", "\xc3\xa9",
             "\xc2\xa0", "inf", "nan", "1e5", "0x1", "true", "1979-05-27", "T07:32:00", "Z", ":", "x = ", "[t]\n", "a = [",
-            "a = {", "\"s\"", "\x7f", "\x01"};
+            "a = {", "\"s\"", "\x7f", "\x01", "\xef\xbb\xbf"};
         std::mt19937 random(atoi(argv[3]));
         for (int i = 0; i < atoi(argv[2]); i++) {
             std::string s;
