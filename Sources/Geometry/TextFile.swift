@@ -46,16 +46,19 @@ public enum TextFile {
     /// and column (both 1-based) in the error.
     public static func readText(_ path: String, what: String, limit: Int) throws(FileError) -> String {
         let bytes = try read(path, what: what, limit: limit)
-        guard let (line, column, byte) = firstInvalidUTF8(bytes) else { return String(decoding: bytes, as: UTF8.self) }
-        throw FileError(path: path, line: line, "column \(column): byte 0x\(String(byte, radix: 16, uppercase: false)) is not UTF-8:"
-                        + " \(what) must be UTF-8 text" + (bytes.contains(0) ? " (this looks like UTF-16 or a binary file)" : ""))
+        guard let (line, column, byte) = firstInvalidUTF8(bytes, orNUL: true) else { return String(decoding: bytes, as: UTF8.self) }
+        // NUL is UTF-8, but no text holds one; UTF-16 and binary files are full of them.
+        let problem = byte == 0 ? "a NUL byte" : "byte 0x\(String(byte, radix: 16)) is not UTF-8"
+        throw FileError(path: path, line: line, "column \(column): \(problem): \(what) must be UTF-8 text"
+                        + (bytes.contains(0) ? ", not UTF-16 or a binary file" : ""))
     }
 
     /// Where `bytes` first stop being UTF-8: the 1-based line and column (in bytes) and the byte
-    /// there; nil when they are all UTF-8.
-    public static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int, byte: UInt8)? {
+    /// there; nil when they are all UTF-8. With `orNUL`, a NUL byte counts as the first that is not.
+    public static func firstInvalidUTF8(_ bytes: [UInt8], orNUL: Bool = false) -> (line: Int, column: Int, byte: UInt8)? {
         var line = 1, lineStart = 0, i = 0
         while i < bytes.count {
+            if orNUL, bytes[i] == 0 { return (line, i - lineStart + 1, 0) }
             if bytes[i] == UInt8(ascii: "\n") {
                 line += 1
                 lineStart = i + 1

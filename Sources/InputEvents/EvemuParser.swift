@@ -22,13 +22,10 @@ extension EvemuTrace {
                                   + " (convert it with 'iconv -f UTF-16 -t UTF-8')")
         }
         let body = bytes.starts(with: [0xef, 0xbb, 0xbf]) ? Array(bytes.dropFirst(3)) : bytes
-        if let nul = body.firstIndex(of: 0) {
-            let line = body[..<nul].count(where: { $0 == EvemuParser.newline }) + 1
-            let column = nul - (body[..<nul].lastIndex(of: EvemuParser.newline).map { $0 + 1 } ?? 0) + 1
-            throw EvemuParseError(file: file, line: line, message: "column \(column): a NUL byte, as in UTF-16 or a binary file: \(notEvemu)")
-        }
-        if let (line, column, byte) = TextFile.firstInvalidUTF8(body) {
-            throw EvemuParseError(file: file, line: line, message: "column \(column): byte 0x\(String(byte, radix: 16)) is not UTF-8: \(notEvemu)")
+        if let (line, column, byte) = TextFile.firstInvalidUTF8(body, orNUL: true) {
+            // NUL is UTF-8, but no text holds one; UTF-16 and binary files are full of them.
+            let problem = byte == 0 ? "a NUL byte, as in UTF-16 or a binary file" : "byte 0x\(String(byte, radix: 16)) is not UTF-8"
+            throw EvemuParseError(file: file, line: line, message: "column \(column): \(problem): \(notEvemu)")
         }
         return try parse(validated: body, file: file)
     }

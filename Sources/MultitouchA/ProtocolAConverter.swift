@@ -34,7 +34,7 @@ public final class ProtocolAConverter {
     public static let defaultSlotCount = 10
 
     /// libmtdev's contacts and slots (`DIM_FINGER`, 32), of which it can use 31: its bit masks are
-    /// 32 bits wide, and walking one with bit 31 set never ends.
+    /// 32 bits wide, and its `foreach_bit` shifts by 32 after bit 31, which starts it over.
     static let mtdevContacts = 31
     /// libmtdev's event queues (`DIM_EVENTS`, 512): a ring buffer that holds one less.
     static let mtdevQueue = 512
@@ -70,7 +70,7 @@ public final class ProtocolAConverter {
     public let contactLimit: Int
     /// Events one report may hold, its `SYN_REPORT` aside: what libmtdev's queue holds with room
     /// for the slot changes it adds (a slot, a tracking id and a lift for each of its 32 slots).
-    public static let eventLimit = 256
+    public static let eventLimit = mtdevQueue / 2
     /// What was dropped before libmtdev.
     public private(set) var counters = Counters()
     private let handle: OpaquePointer

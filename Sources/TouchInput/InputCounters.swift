@@ -57,10 +57,10 @@ public struct InputCounters: Hashable, Sendable {
             ("input.out_of_range", outOfRangeValues),
             ("input.tracking_id_reuse", reusedTrackingIDs),
             ("input.releases_without_press", releasesWithoutPress),
+            ("input.rejected_events", rejectedEvents),
             ("input.unplug_cancelled", unplugCancelledTouches),
             ("input.devices_attached", devicesAttached),
             ("input.devices_removed", devicesRemoved),
-            ("input.rejected_events", rejectedEvents),
         ]
     }
 }

@@ -74,6 +74,12 @@ struct RecordCommand: ParsableCommand {
     var output: String
 
     func run() throws {
+        do {
+            try TextFile.checkWritable(output, what: "the recording")
+        } catch {
+            FileHandle.standardError.write(Data("kiosk record: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         let d = try openTouchscreen(device)
         if grab { try d.grab() }
         // Written as it comes, a report at a time: a recording that is killed keeps all but its last report.

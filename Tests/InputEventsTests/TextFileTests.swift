@@ -59,6 +59,9 @@ struct TextFileTests {
         ([0xed, 0xa0, 0x80], 1, 1, 0xed), // a UTF-16 surrogate
         ([0xf4, 0x90, 0x80, 0x80], 1, 1, 0xf4), // above U+10FFFF
         ([0x0a, 0x0a, 0xc3, 0xa9, 0x80], 3, 3, 0x80), // a stray continuation after é
+        ([0x20, 0xe2, 0x82, 0x41], 1, 2, 0xe2), // a third byte that does not continue
+        ([0xf0, 0x9f, 0x91, 0x20], 1, 1, 0xf0), // a fourth byte that does not continue
+        ([0xf0, 0x9f, 0x91], 1, 1, 0xf0), // four bytes cut short by the end
     ] as [([UInt8], Int, Int, UInt8)])
     func theFirstByteThatIsNotUTF8IsFoundByLineAndColumn(bytes: [UInt8], line: Int, column: Int, byte: UInt8) {
         let found = TextFile.firstInvalidUTF8(bytes)

@@ -1,3 +1,4 @@
+import Foundation
 import Geometry
 import Gestures
 import InputEvents
@@ -111,5 +112,27 @@ struct TouchCalibrationTests {
         for e in panel.trace.events { frame = decoder.feed(e) ?? frame }
         let p = try #require(frame?.touches.first?.location)
         #expect(abs(p.x - 799) < 1e-9 && abs(p.y - 0) < 1e-9, "\(p)")
+    }
+
+    @Test(arguments: ["1e400 0 0 0 1 0 1", "inf 0 0 0 1 0 1", "nan 0 0 0 1 0 1", "1 0 0 0 1 0 1 0 480"])
+    func aPointercalThatGivesNoUsableMatrixIsRefused(text: String) {
+        let axis = AxisInfo(minimum: 0, maximum: 799)
+        #expect(throws: CalibrationError.self) { try TouchCalibration(pointercal: text, x: axis, y: axis, screen: (800, 480)) }
+    }
+
+    @Test func aPointercalFileIsNamedInItsErrors() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-pointercal-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("pointercal").path
+        let device = SyntheticTouchscreen.ft5406
+        #expect {
+            try TouchCalibration(pointercalFile: path, device: device, screen: (800, 480))
+        } throws: { "\($0)" == "\(path): cannot read the pointercal file: no such file or directory" }
+        try Data("1 2 3\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try TouchCalibration(pointercalFile: path, device: device, screen: (800, 480))
+        } throws: { "\($0)" == "\(path):1: pointercal: expected 7 integers 'a b c d e f s' (or 9, with the resolution), found '1 2 3'" }
+        try Data("65536 0 0 0 65536 0 65536\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try TouchCalibration(pointercalFile: path, device: device, screen: (800, 480)).isIdentity)
     }
 }

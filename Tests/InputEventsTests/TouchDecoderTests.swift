@@ -153,6 +153,36 @@ struct TouchDecoderTests {
         #expect(decoder.counters.reports == 3, "the report the drop swallowed is not decoded")
     }
 
+    @Test func libevdevsSingleTouchExampleDecodesAsIfTheDroppedPartWasNeverSent() throws {
+        // libevdev's "SYN_DROPPED handling" page: X 10 and Y 10 came before the drop and stand;
+        // Y 15 and its SYN_REPORT come after it and are ignored; X 11 and BTN_TOUCH 0 are read.
+        func events(dropping: Bool) -> [InputEvent] {
+            var k = KernelScript()
+            k.abs(.x, 900)
+            k.abs(.y, 800)
+            k.touchButton(true)
+            k.report()
+            k.abs(.x, 1000)
+            k.abs(.y, 1000)
+            if dropping {
+                k.dropped()
+                k.abs(.y, 1500)
+                k.report()
+            }
+            k.abs(.x, 1100)
+            k.touchButton(false)
+            k.report()
+            return k.events
+        }
+        func frames(_ events: [InputEvent]) throws -> [[String]] {
+            var decoder = try TouchDecoder(device: SyntheticTouchscreen.resistive, screen: panel, positionAxes: nil)
+            return decode(events, with: &decoder).map(summary)
+        }
+        let clean = try frames(events(dropping: false))
+        #expect(clean.count == 2 && clean[1].first?.contains("ended") == true, "\(clean)")
+        #expect(try frames(events(dropping: true)) == clean)
+    }
+
     @Test func aSlotSelectedInTheDroppedPartSelectsNothing() throws {
         var k = KernelScript()
         k.trackingID(1)

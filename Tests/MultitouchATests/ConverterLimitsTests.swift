@@ -73,9 +73,10 @@ struct ConverterLimitsTests {
     }
 
     @Test func aSlotOnAPanelWithoutSlotsIsDropped() throws {
-        // mtdev would pass ABS_MT_SLOT on, and the decoder would write the next contact to that slot.
+        // mtdev would pass ABS_MT_SLOT on, and the decoder would write the next contact to that slot, or
+        // nowhere: mtdev, thinking slot 0 still selected, would not select it again.
         var k = ProtocolAScript()
-        k.add(AbsoluteAxis.multitouchSlot, 5)
+        k.add(AbsoluteAxis.multitouchSlot, 77)
         k.contact(100, 200)
         k.report()
         let (frames, _) = try decode(k.events)

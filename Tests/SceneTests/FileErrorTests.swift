@@ -64,6 +64,13 @@ struct FileErrorTests {
         #expect(stderr.hasSuffix("(\(option)): it is a directory; expected a file name\n"), "\(stderr)")
     }
 
+    @Test func aRecordingIntoAFolderThatDoesNotExistIsRefusedBeforeAnyDeviceIsOpened() throws {
+        let dir = try folder().appendingPathComponent("missing")
+        let path = dir.appendingPathComponent("touch.evemu").path
+        #expect(try failure(["record", path])
+            == "kiosk record: \(path): cannot write the recording: the directory '\(dir.path)' does not exist\n")
+    }
+
     @Test func anOutputUnderAFileIsSaidToBeUnderAFile() throws {
         let file = try folder().appendingPathComponent("state.json")
         try Data("{}".utf8).write(to: file)
@@ -121,6 +128,18 @@ struct FileErrorTests {
         let path = try folder().appendingPathComponent("kiosk.toml").path
         try Data("# kiosk\n[scene]\nname = \"".utf8 + [0xff] + Data("\"\n".utf8)).write(to: URL(fileURLWithPath: path))
         #expect(try failure(["check-config", path]) == "\(path):3: column 9: byte 0xff is not UTF-8: the config file must be UTF-8 text\n")
+    }
+
+    @Test func aUTF16ConfigIsNamedAsSuchWithOrWithoutItsByteOrderMark() throws {
+        let dir = try folder()
+        let text = try String(contentsOfFile: "config/kiosk.toml", encoding: .utf8)
+        let withMark = dir.appendingPathComponent("bom.toml"), without = dir.appendingPathComponent("le.toml")
+        try #require(text.data(using: .utf16)).write(to: withMark)
+        try #require(text.data(using: .utf16LittleEndian)).write(to: without)
+        #expect(try failure(["check-config", withMark.path])
+            == "\(withMark.path):1: column 1: byte 0xff is not UTF-8: the config file must be UTF-8 text, not UTF-16 or a binary file\n")
+        #expect(try failure(["check-config", without.path])
+            == "\(without.path):1: column 2: a NUL byte: the config file must be UTF-8 text, not UTF-16 or a binary file\n")
     }
 
     @Test func aConfigOfMoreThanAMegabyteIsRefusedUnread() throws {

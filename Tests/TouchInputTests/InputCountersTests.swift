@@ -73,6 +73,22 @@ struct InputCountersTests {
         #expect(try counters(panel.events, device: panel.device).unplugCancelledTouches == 1)
     }
 
+    @Test func eventsThrownAwayUnreadAreCountedOnEveryKindOfPanel() throws {
+        let impossible = InputEvent(time: Instant(seconds: 1), type: .absolute, code: EventCode(rawValue: 0xff), value: 1)
+        #expect(try counters([impossible, report]).rejectedEvents == 1)
+        #expect(try counters([impossible, report], device: SyntheticTouchscreen.resistive).rejectedEvents == 1)
+        // Protocol A: dropped before libmtdev, with the 32nd and 33rd contacts of one report.
+        var contacts: [InputEvent] = []
+        for i in 0..<33 {
+            contacts += [event(AbsoluteAxis.multitouchPositionX, Int32(i)), event(AbsoluteAxis.multitouchPositionY, Int32(i)),
+                         event(SynchronizationCode.multitouchReport, 0)]
+        }
+        #expect(try counters([impossible] + contacts + [report], device: SyntheticTouchscreen.protocolA).rejectedEvents == 3)
+        var sum = InputCounters()
+        sum.rejectedEvents = 2
+        #expect((sum + sum).rejectedEvents == 4)
+    }
+
     @Test func theFieldsAreDottedKeysForTheStatsLine() {
         var c = InputCounters()
         c.resyncs = 1
@@ -80,15 +96,15 @@ struct InputCountersTests {
         c.outOfRangeValues = 3
         c.reusedTrackingIDs = 4
         c.releasesWithoutPress = 5
-        c.unplugCancelledTouches = 6
-        c.devicesAttached = 7
-        c.devicesRemoved = 8
-        c.rejectedEvents = 9
+        c.rejectedEvents = 6
+        c.unplugCancelledTouches = 7
+        c.devicesAttached = 8
+        c.devicesRemoved = 9
         let fields = c.fields()
         #expect(fields.map(\.key) == [
             "input.resyncs", "input.slot_overflows", "input.out_of_range", "input.tracking_id_reuse",
-            "input.releases_without_press", "input.unplug_cancelled", "input.devices_attached", "input.devices_removed",
-            "input.rejected_events",
+            "input.releases_without_press", "input.rejected_events", "input.unplug_cancelled", "input.devices_attached",
+            "input.devices_removed",
         ])
         #expect(fields.map(\.value) == Array(1...9))
         #expect(InputCounters(decoding: TouchDecoder.Counters(), resyncs: 3).resyncs == 3)

@@ -57,6 +57,8 @@ extension KioskLoop {
             + "-" + two(Int(parts.tm_hour)) + two(Int(parts.tm_min)) + two(Int(parts.tm_sec))
         let path = "\(directory)/kiosk-\(stamp)-\(screenshotsWritten.count + 1).png"
         do {
+            // cairo says only that the stream failed: the folder's own trouble is named first.
+            try TextFile.checkWritable(path, what: "the screenshot")
             try shadow.writePNG(to: path)
             screenshotsWritten.append(path)
             log.info("SIGUSR1: screenshot written", metadata: ["screenshot": "\(path)"])
