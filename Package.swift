@@ -87,11 +87,11 @@ let package = Package(
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskTestSupport", .product(name: "Logging", package: "swift-log"),
                                                          .product(name: "InMemoryLogging", package: "swift-log")]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "KioskLog", "KioskConfig", "Scene", "Gestures", "Geometry",
-                                                        "InputEvents", "Render", "Display",
+                                                        "InputEvents", "Render", "Display", "KioskTestSupport",
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "InMemoryLogging", package: "swift-log")]),
         // Running the built kiosk from the command tests of several targets; a pseudo-terminal for a serial port;
-        // synthetic touchscreens that write the events a kernel driver would.
+        // synthetic touchscreens that write the events a kernel driver would; the tests' virtual clock.
         .target(name: "KioskTestSupport", dependencies: ["InputEvents", "CLinuxInput", "Gestures", "Geometry"], path: "Tests/Support"),
         // `kiosk run` and deploy/ as an integrator meets them: the built executable, signals, files.
         .testTarget(name: "RunCommandTests", dependencies: ["kiosk", "Render", "KioskLog", "KioskTestSupport"]),
