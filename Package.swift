@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Display", targets: ["Display"]),
         .library(name: "KioskLog", targets: ["KioskLog"]),
+        // Test tooling, not the kiosk: a product only so that the benchmarks package can feed synthetic panels.
+        .library(name: "KioskTestSupport", targets: ["KioskTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -74,22 +76,23 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry"]),
-        .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures", "Geometry"],
+        .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures", "Geometry", "KioskTestSupport"],
                     resources: [.copy("Fixtures")]),
         // Runs inside Debian's kernel under qemu (Tests/vm): real uinput, evdev and DRM.
         .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "MultitouchA", "InputEvents", "Gestures", "Geometry",
-                                                       "Display", "Render", "Runtime", "KioskConfig"]),
+                                                       "Display", "Render", "Runtime", "KioskConfig", "KioskTestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "Geometry", "kiosk", "KioskTestSupport"]),
-        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "Gestures", "Geometry"]),
-        .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "Gestures", "Geometry"]),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "Gestures", "Geometry", "KioskTestSupport"]),
+        .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "Gestures", "Geometry", "KioskTestSupport"]),
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskTestSupport", .product(name: "Logging", package: "swift-log"),
                                                          .product(name: "InMemoryLogging", package: "swift-log")]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "KioskLog", "KioskConfig", "Scene", "Gestures", "Geometry",
-                                                        "InputEvents", "Render", "Display",
+                                                        "InputEvents", "Render", "Display", "KioskTestSupport",
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "InMemoryLogging", package: "swift-log")]),
-        // Running the built kiosk from the command tests of several targets; a pseudo-terminal for a serial port.
-        .target(name: "KioskTestSupport", path: "Tests/Support"),
+        // Running the built kiosk from the command tests of several targets; a pseudo-terminal for a serial port;
+        // synthetic touchscreens that write the events a kernel driver would; the tests' virtual clock.
+        .target(name: "KioskTestSupport", dependencies: ["InputEvents", "CLinuxInput", "Gestures", "Geometry"], path: "Tests/Support"),
         // `kiosk run` and deploy/ as an integrator meets them: the built executable, signals, files.
         .testTarget(name: "RunCommandTests", dependencies: ["kiosk", "Render", "KioskLog", "KioskTestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry", "KioskTestSupport"]),

@@ -36,6 +36,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Gestures", package: kiosk),
+                // SyntheticTouchscreen: test tooling, outside the kiosk's own modules.
+                .product(name: "KioskTestSupport", package: kiosk),
             ] + wrappers,
             path: "Benchmarks/TouchDecoding",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

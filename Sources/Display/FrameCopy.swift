@@ -37,11 +37,6 @@ public enum FrameCopy {
         }
     }
 
-    /// Writes the target's `panelAreas` (target coordinates) from the shadow pixels they show.
-    public static func copy(from shadow: PixelBuffer, to target: PixelTarget, panelAreas: [PixelRect], rotation: DisplayRotation) {
-        for area in panelAreas { copy(from: shadow, to: target, area: area, rotation: rotation) }
-    }
-
     /// Writes one area of the target (target coordinates) from the shadow pixels it shows.
     static func copy(from shadow: PixelBuffer, to target: PixelTarget, area: PixelRect, rotation: DisplayRotation) {
         precondition(shadow.format == target.format, "shadow \(shadow.format) copied into a \(target.format) target")

@@ -51,7 +51,7 @@ public struct ReplayJob {
         }
         guard let tracePath else {
             do {
-                return try Replay(trace: EvemuTrace(device: SyntheticTouchscreen.ft5406), configuration: configuration,
+                return try Replay(trace: EvemuTrace(device: .ft5406), configuration: configuration,
                                   traceDecisions: traceDecisions, draws: draws)
             } catch {
                 throw ReplayJobError("\(error)")

@@ -13,8 +13,6 @@ public final class KioskScene {
     /// Events since the last `removeAllEvents()`, when `recordsEvents` is on.
     public internal(set) var events: [SceneEvent] = []
     public var recordsEvents: Bool
-    /// Ticks for animations: the scene is not idle while one runs.
-    public let animationFrameSeconds = 1.0 / 60
     /// How long a switch's knob takes to slide to its new side, as UISwitch's does.
     public static let toggleAnimationSeconds = 0.25
 
@@ -34,7 +32,6 @@ public final class KioskScene {
     var trackingOffset: [Double] = []
     var trackingStartValue: [Double] = []
     var trackingMoved: [Bool] = []
-    var pathBuffer: [ViewID] = []
     var squareOrder: [ViewID] = []
 
     /// Builds the scene and its gesture graph; errors name the declaration at fault.
@@ -66,7 +63,6 @@ public final class KioskScene {
         trackingOffset = Array(repeating: 0, count: built.count)
         trackingStartValue = trackingOffset
         trackingMoved = Array(repeating: false, count: built.count)
-        pathBuffer.reserveCapacity(16)
         squareOrder = built.indices.filter { built[$0].kind == .square }.map { ViewID($0) }
         events.reserveCapacity(recordsEvents ? 4096 : 0)
         try buildGestures(d, views: index)
@@ -162,7 +158,7 @@ public final class KioskScene {
         return best
     }
 
-    /// True when no animation runs.
+    /// True while an animation runs (a square dropping, a switch's knob sliding).
     public var isAnimating: Bool { views.contains { $0.dropStart != nil || $0.toggleStart != nil } }
 
     /// Where a control's knob is drawn at `now`: a switch's knob slides (eased) to its new side.

@@ -1,4 +1,5 @@
 import InputEvents
+import KioskTestSupport
 import Testing
 
 @Suite("Event codes and device descriptions")

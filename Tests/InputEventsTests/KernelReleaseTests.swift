@@ -1,6 +1,7 @@
 import Geometry
 import Gestures
 import InputEvents
+import KioskTestSupport
 import Testing
 
 /// The kernel's own release of a device that goes away (unplugged, reset or inhibited): the keys

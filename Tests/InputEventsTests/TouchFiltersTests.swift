@@ -1,6 +1,7 @@
 import Geometry
 import Gestures
 import InputEvents
+import KioskTestSupport
 import Testing
 
 /// The optional filters for noisy resistive panels, on the synthetic ADS7846 (0..4095 on 800x480).

@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Gestures
 import InputEvents
+import KioskTestSupport
 import Testing
 
 /// `kiosk devices`, `kiosk touches` and `kiosk record` on a real kernel's evdev, fed by uinput

@@ -1,5 +1,6 @@
 import InMemoryLogging
 import KioskLog
+import KioskTestSupport
 import Logging
 import Synchronization
 import Testing

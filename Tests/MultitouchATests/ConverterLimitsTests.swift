@@ -1,5 +1,6 @@
 import Gestures
 import InputEvents
+import KioskTestSupport
 import MultitouchA
 import Testing
 

@@ -5,7 +5,8 @@ import Render
 import Scene
 import Testing
 
-/// The look, against PNGs committed under Golden/; `KIOSK_WRITE_GOLDEN=1` writes them afresh.
+/// The look, against PNGs committed under Golden/; `KIOSK_WRITE_GOLDEN=1` writes them afresh and
+/// fails each test that wrote one: a run that compared nothing must not pass.
 @Suite struct GoldenImageTests {
     static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
     /// Per channel: room for a different cairo or FreeType version's anti-aliasing, not for a changed look.
@@ -62,6 +63,8 @@ import Testing
         if ProcessInfo.processInfo.environment["KIOSK_WRITE_GOLDEN"] == "1" {
             try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true)
             try buffer.writePNG(to: golden)
+            Issue.record("\(name): KIOSK_WRITE_GOLDEN=1 wrote \(golden); nothing was compared, so this run does not count: check the image, commit it, and run again without KIOSK_WRITE_GOLDEN",
+                         sourceLocation: sourceLocation)
             return
         }
         let expected = try PixelBuffer(contentsOfPNG: golden)

@@ -3,6 +3,7 @@ import Foundation
 import Geometry
 import Gestures
 import InMemoryLogging
+import KioskTestSupport
 import Logging
 import Render
 @testable import Runtime
@@ -117,7 +118,7 @@ struct DisplayHotplugLoopTests {
     final class Run {
         let folder: URL
         let handler = InMemoryLogHandler()
-        let clock = KioskLoopTests.Harness.Clock()
+        let clock = VirtualClock()
         let output: PluggableOutput
         let loop: KioskLoop
 

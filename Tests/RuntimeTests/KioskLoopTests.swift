@@ -3,6 +3,7 @@ import Foundation
 import Geometry
 import Gestures
 import KioskConfig
+import KioskTestSupport
 import Render
 @testable import Runtime
 import InMemoryLogging
@@ -17,8 +18,7 @@ struct KioskLoopTests {
         .deletingLastPathComponent().appendingPathComponent("config/kiosk.toml").path
 
     final class Harness {
-        final class Clock { var now = Instant(seconds: 100) }
-        let clock = Clock()
+        let clock = VirtualClock()
         let loop: KioskLoop
         let output: HeadlessOutput
         let finger = TouchID(1)
@@ -102,7 +102,7 @@ final class FailingOutput: FrameOutput {
 struct DisplayFaultTests {
     @Test func inputGoesOnWhileTheDisplayIsDownAndAWholeFrameIsDrawnWhenItIsBack() throws {
         let configuration = try KioskConfiguration.load(path: KioskLoopTests.configPath)
-        let clock = KioskLoopTests.Harness.Clock()
+        let clock = VirtualClock()
         let output = FailingOutput(try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }))
         let loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: { clock.now })
         loop.tick(at: clock.now)
@@ -155,7 +155,7 @@ struct LiveLoopLogTests {
         let handler = InMemoryLogHandler()
         var logger = Logger(label: "test", factory: { _ in handler })
         logger.logLevel = .debug
-        let clock = KioskLoopTests.Harness.Clock()
+        let clock = VirtualClock()
         let loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug), logger: logger,
                                  logPump: nil, output: { _ throws(DisplayError) in
                                      do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }) }

@@ -5,6 +5,7 @@ import Gestures
 import InMemoryLogging
 import KioskConfig
 import KioskLog
+import KioskTestSupport
 import Logging
 import Render
 @testable import Runtime
@@ -16,7 +17,7 @@ final class LiveLoop {
     let folder: URL
     let path: String
     let handler = InMemoryLogHandler()
-    let clock: KioskLoopTests.Harness.Clock
+    let clock: VirtualClock
     let loop: KioskLoop
     private var nextFinger = 1
 
@@ -29,7 +30,7 @@ final class LiveLoop {
         try Self.write(edit(Self.baseConfig(input: folder.path)), to: path)
         var logger = Logger(label: "test", factory: { [handler] _ in handler })
         logger.logLevel = .info
-        let clock = KioskLoopTests.Harness.Clock()
+        let clock = VirtualClock()
         self.clock = clock
         let now: () -> Instant
         if realClock { now = { KioskLoop.monotonicNow() } } else { now = { clock.now } }

@@ -2,6 +2,7 @@ import Display
 import Foundation
 import Geometry
 import InMemoryLogging
+import KioskTestSupport
 import Logging
 @testable import Runtime
 import Testing
@@ -29,7 +30,7 @@ struct WaitingForATouchscreenTests {
             let handler = self.handler
             var logger = Logger(label: "test", factory: { _ in handler })
             logger.logLevel = .debug
-            let clock = KioskLoopTests.Harness.Clock()
+            let clock = VirtualClock()
             loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug), logger: logger, logPump: nil,
                                  output: { _ throws(DisplayError) in
                                      do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }) }

@@ -3,6 +3,7 @@ import Geometry
 import Gestures
 import InputEvents
 import KioskConfig
+import KioskTestSupport
 import Runtime
 import Scene
 import Testing

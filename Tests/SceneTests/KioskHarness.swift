@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Gestures
 import InputEvents
+import KioskTestSupport
 import Runtime
 import Testing
 

@@ -1,5 +1,6 @@
 import Glibc
 import InputEvents
+import KioskTestSupport
 import Testing
 @testable import TouchInput
 

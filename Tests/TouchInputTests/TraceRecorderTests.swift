@@ -2,6 +2,7 @@ import Geometry
 import Gestures
 import Glibc
 import InputEvents
+import KioskTestSupport
 import Testing
 @testable import TouchInput
 

@@ -2,6 +2,7 @@ import Benchmark
 import Geometry
 import Gestures
 import InputEvents
+import KioskTestSupport
 import MultitouchA
 import TouchInput
 

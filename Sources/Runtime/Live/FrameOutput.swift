@@ -5,7 +5,7 @@ import Render
 
 /// Where the loop's frames go: a DRM panel, or memory when there is none.
 ///
-/// `present()` may complete later (a page flip); the loop polls `fileDescriptor` and calls
+/// `present()` may complete later (a page flip); the loop polls `pollDescriptor` and calls
 /// `handleEvents()`, and draws the next frame only once `isFlipPending` is false.
 public protocol FrameOutput: AnyObject {
     /// `card0 connector Virtual-1 mode 800x480@60 xrgb8888`: the startup log line's words.

@@ -1,23 +1,9 @@
 import CLinuxInput
+import InputEvents
 
 extension SyntheticTouchscreen {
-    /// The Raspberry Pi 7" panel's FT5406 as the edt-ft5x06 driver reports it: protocol B, 10 slots, 800x480.
-    public static let ft5406 = DeviceDescription(
-        name: "generic ft5x06 (79)",
-        bus: UInt16(BUS_I2C),
-        properties: .direct,
-        supportedCodes: [
-            .synchronization: synchronizationCodes,
-            .key: [KeyCode.touch.code],
-        ],
-        axes: [
-            .x: AxisInfo(minimum: 0, maximum: 799),
-            .y: AxisInfo(minimum: 0, maximum: 479),
-            .multitouchSlot: AxisInfo(minimum: 0, maximum: 9),
-            .multitouchPositionX: AxisInfo(minimum: 0, maximum: 799),
-            .multitouchPositionY: AxisInfo(minimum: 0, maximum: 479),
-            .multitouchTrackingID: AxisInfo(minimum: 0, maximum: 65535),
-        ])
+    /// The Raspberry Pi 7" panel's FT5406: protocol B, 10 slots, 800x480; the panel of a replay without a trace.
+    public static let ft5406 = DeviceDescription.ft5406
 
     /// A resistive single-touch panel as the ADS7846 driver reports it: 12-bit ABS_X/ABS_Y, pressure, BTN_TOUCH.
     public static let resistive = DeviceDescription(
@@ -52,9 +38,6 @@ extension SyntheticTouchscreen {
             .multitouchPositionY: AxisInfo(minimum: 0, maximum: 479),
         ])
 
-    /// What evemu-record reports for `EV_SYN` on every device (it writes this mask whatever the
-    /// device; a protocol A device's SYN_MT_REPORT is not in it).
-    private static let synchronizationCodes: Set<EventCode> = [
-        SynchronizationCode.report.code, SynchronizationCode.config.code, SynchronizationCode.dropped.code,
-    ]
+    /// What evemu-record reports for `EV_SYN` on every device, whatever the device: the FT5406's mask.
+    private static let synchronizationCodes = DeviceDescription.ft5406.supportedCodes[.synchronization] ?? []
 }

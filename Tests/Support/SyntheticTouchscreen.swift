@@ -1,5 +1,6 @@
 import Geometry
 import Gestures
+import InputEvents
 
 /// Writes realistic traces of fingers on a touchscreen, the events a kernel driver would send.
 ///
