@@ -16,23 +16,27 @@ struct DisplayOnRealKernelTests {
     static let configPath = KernelHarness.root.appendingPathComponent("config/kiosk.toml").path
     static let screendumpPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-screendump-\(UUID().uuidString).ppm").path
 
-    /// The default config for a panel mounted upside down, with the font beside kiosk in the VM:
-    /// `kiosk show --config` alone must take both from it.
-    static let turnedConfig: String = {
+    /// The default config with the font beside kiosk in the VM (the VM has no /usr/share/fonts, and
+    /// a config naming a font that is not there is refused), upright or for a panel mounted upside down.
+    static func config(turned: Bool) -> String {
         let text = (try? String(contentsOfFile: configPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            if line.hasPrefix("rotation = 0") && line.contains("panel is mounted") { return "rotation = 180" }
+            if turned && line.hasPrefix("rotation = 0") && line.contains("panel is mounted") { return "rotation = 180" }
             if line.hasPrefix("font = ") { return #"font = "DejaVuSans.ttf""# }
             return String(line)
         }.joined(separator: "\n")
-    }()
+    }
+
+    /// The config for a panel mounted upside down: `kiosk show --config` alone must take the
+    /// rotation and the font from it.
+    static let turnedConfig = config(turned: true)
 
     static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/display.sh").path, encoding: .utf8)
         return try KernelHarness.run(
             script: script,
             files: ["trace.evemu": try String(contentsOfFile: tracePath, encoding: .utf8),
-                    "kiosk.toml": try String(contentsOfFile: configPath, encoding: .utf8),
+                    "kiosk.toml": config(turned: false),
                     "turned.toml": turnedConfig],
             binaries: [KernelHarness.kioskBinary, Font.defaultPath],
             screendump: screendumpPath)
