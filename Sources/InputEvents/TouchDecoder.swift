@@ -207,13 +207,30 @@ public struct TouchDecoder: Sendable {
         return TouchFrame(time: pendingTime, touches: pendingTouches)
     }
 
-    /// Ends every touch as cancelled, as when the device goes away: returns the frame that says
-    /// so (nil when nothing was down) and starts afresh, so the next contact is a new touch.
+    /// Ends as cancelled every touch the frames so far began and did not end, as when the device
+    /// goes away: returns the frame that says so (nil when there is none) and starts afresh, so the
+    /// next contact is a new touch.
+    ///
+    /// The report being read is dropped unfinished, and only what frames said counts: a touch that
+    /// began in it was never reported and is left out; one that lifted in it, or whose slot took a
+    /// new tracking id, never ended for the frames and is cancelled where the last frame had it. A
+    /// same-report tap whose end still waits for `nextPendingFrame` is cancelled too.
     public mutating func cancelAll(at time: Instant) -> TouchFrame? {
         frameTouches.removeAll(keepingCapacity: true)
+        if hasPendingFrame {
+            // The frame before began these; the pending frame that ends them is dropped.
+            for touch in pendingTouches where touch.phase.isFinal {
+                frameTouches.append(Touch(id: touch.id, phase: .cancelled, location: touch.location))
+            }
+        }
         for i in slots.indices {
-            if let touch = slots[i].touch {
-                frameTouches.append(Touch(id: touch, phase: .cancelled, location: point(slots[i].reportedX, slots[i].reportedY)))
+            let location = point(slots[i].reportedX, slots[i].reportedY)
+            // Set only for a touch from before this report, as the last frame had it.
+            if let touch = slots[i].ended {
+                frameTouches.append(Touch(id: touch, phase: .cancelled, location: location))
+            }
+            if let touch = slots[i].touch, !slots[i].began {
+                frameTouches.append(Touch(id: touch, phase: .cancelled, location: location))
             }
             slots[i].touch = nil
             slots[i].trackingID = -1
@@ -223,6 +240,7 @@ public struct TouchDecoder: Sendable {
         }
         currentSlot = 0
         dropping = false
+        touchButtonReleased = false
         hasPendingFrame = false
         return frameTouches.isEmpty ? nil : TouchFrame(time: time, touches: frameTouches)
     }
