@@ -1,6 +1,7 @@
 import Geometry
 import Gestures
 import InputEvents
+import KioskTestSupport
 import Testing
 
 /// `cancelAll` when the device goes away in the middle of a report: it cancels exactly the touches

@@ -1,6 +1,7 @@
 import Geometry
 import Gestures
 import InputEvents
+import KioskTestSupport
 import Testing
 import TouchInput
 
