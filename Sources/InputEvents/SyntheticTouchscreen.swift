@@ -1,5 +1,4 @@
-import Geometry
-import Gestures
+import KioskCore
 
 /// Writes realistic traces of fingers on a touchscreen, the events a kernel driver would send.
 ///

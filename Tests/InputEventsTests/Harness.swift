@@ -1,7 +1,6 @@
 import Foundation
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 import Testing
 
 /// The real recordings in Fixtures/, as they were published.

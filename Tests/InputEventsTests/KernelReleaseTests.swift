@@ -1,6 +1,5 @@
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 import Testing
 
 /// The kernel's own release of a device that goes away (unplugged, reset or inhibited): the keys

@@ -1,6 +1,5 @@
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 import Testing
 
 /// The decoder against hand-written kernel reports on the FT5406 (0...799 x 0...479 on 800x480: one unit, one pixel).

@@ -1,6 +1,5 @@
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 import Testing
 
 /// The optional filters for noisy resistive panels, on the synthetic ADS7846 (0..4095 on 800x480).

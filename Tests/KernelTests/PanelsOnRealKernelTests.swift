@@ -1,7 +1,7 @@
 import Foundation
-import Geometry
 import Gestures
 import InputEvents
+import KioskCore
 import Testing
 
 /// `kiosk devices`, `kiosk touches` and `kiosk record` on a real kernel's evdev, fed by uinput

@@ -1,7 +1,7 @@
 import Foundation
-import Geometry
 import Gestures
 import InputEvents
+import KioskCore
 import Testing
 
 /// A touchscreen taken away mid-drag, on a real kernel: inhibited (the kernel releases what is down

@@ -1,5 +1,5 @@
-import Gestures
 import InputEvents
+import KioskCore
 import MultitouchA
 import Testing
 

@@ -1,6 +1,5 @@
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 import MultitouchA
 
 /// Hand-written protocol A reports, 10 ms apart: the kernel's side of a converter test.
