@@ -22,9 +22,9 @@ public struct DeviceDiscovery {
         }
 
         /// Opens `path` to judge it.
-        init(opening path: String) {
+        init(opening path: String, open opener: EvdevDevice.NodeOpener = EvdevDevice.openNode) {
             do {
-                let device = try EvdevDevice(path: path)
+                let device = try EvdevDevice(path: path, open: opener)
                 self.init(path: path, description: device.description, verdict: TouchscreenKind.classify(device.description))
             } catch {
                 self.init(path: path, description: nil, verdict: .failure(NotATouchscreen("cannot be opened: \(error.cause)")),
@@ -33,21 +33,30 @@ public struct DeviceDiscovery {
         }
 
         var isTouchscreen: Bool { if case .success = verdict { true } else { false } }
+
+        /// Whether it could not be opened for want of permission (EACCES, EPERM).
+        var isRefused: Bool {
+            guard case .system("open", _, let code) = openError else { return false }
+            return code == EACCES || code == EPERM
+        }
     }
 
     public private(set) var entries: [Entry] = []
     public let directory: String
+    private let opener: EvdevDevice.NodeOpener
 
     /// Scans `directory` for `event*` nodes, in number order.
-    public init(directory: String = "/dev/input") {
+    public init(directory: String = "/dev/input", open opener: @escaping EvdevDevice.NodeOpener = EvdevDevice.openNode) {
         self.directory = directory
-        entries = Self.eventNodes(in: directory).map(Entry.init(opening:))
+        self.opener = opener
+        entries = Self.eventNodes(in: directory).map { Entry(opening: $0, open: opener) }
     }
 
     /// Devices already judged, for tests of the choice.
     init(directory: String, entries: [Entry]) {
         self.directory = directory
         self.entries = entries
+        opener = EvdevDevice.openNode
     }
 
     /// The device kiosk would use: the one named, or else the first touchscreen.
@@ -66,7 +75,7 @@ public struct DeviceDiscovery {
         if wanted.hasPrefix("/") {
             guard let node = Self.resolve(wanted) else { throw .system(call: "open", path: wanted, errno: ENOENT) }
             // A node outside the directory is judged on its own.
-            e = entries.first { $0.path == wanted || $0.path == node || Self.resolve($0.path) == node } ?? Entry(opening: node)
+            e = entries.first { $0.path == wanted || $0.path == node || Self.resolve($0.path) == node } ?? Entry(opening: node, open: opener)
         } else {
             let named = entries.filter { $0.description?.name == wanted }
             guard let first = named.first(where: \.isTouchscreen) ?? named.first else {
@@ -91,17 +100,27 @@ public struct DeviceDiscovery {
         /// A device that is there cannot be used: the one asked for is not a touchscreen or cannot
         /// be opened, or (none asked for) devices cannot be opened, any of which may be the panel.
         case problem(String)
+        /// Nodes in `settling` that refuse to open (permission) and that nothing else rules out:
+        /// udev may not have given them their group yet. Each error names its node.
+        case settle([InputDeviceError])
     }
 
     /// Waiting for a panel is not an error; a device that exists and cannot be used is.
-    public func outcome(_ wanted: String? = nil) -> Outcome {
+    ///
+    /// `settling` holds nodes that have only just appeared: one of them that cannot be opened for
+    /// want of permission is not (yet) a problem, since udev sets a new node's group and mode a
+    /// moment after the kernel makes it.
+    public func outcome(_ wanted: String? = nil, settling: Set<String> = []) -> Outcome {
         do {
             return .take(try choose(wanted))
         } catch {
             switch error {
             case .noTouchscreen:
-                // Devices kiosk cannot open may be the touchscreen: always worth an error.
-                let unopened = entries.compactMap(\.openError)
+                // Devices kiosk cannot open may be the touchscreen: always worth an error, unless
+                // udev is still setting their permissions.
+                let young = entries.filter { $0.isRefused && settling.contains($0.path) }
+                let unopened = entries.filter { e in !young.contains { $0.path == e.path } }.compactMap(\.openError)
+                if unopened.isEmpty, !young.isEmpty { return .settle(young.compactMap(\.openError)) }
                 guard unopened.isEmpty else {
                     return .problem("no touchscreen kiosk can open in \(directory); it cannot open:\n  "
                                     + unopened.map { "\($0)" }.joined(separator: "\n  "))
@@ -110,6 +129,8 @@ public struct DeviceDiscovery {
                 return .wait("no device named \"\(wanted)\" in \(directory) yet")
             case .system(_, let path, ENOENT):
                 return .wait("\(path) is not there yet")
+            case .system("open", let path, let code) where (code == EACCES || code == EPERM) && settling.contains(path):
+                return .settle([error])
             default:
                 return .problem("\(error)")
             }

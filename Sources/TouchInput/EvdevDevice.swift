@@ -21,10 +21,19 @@ public final class EvdevDevice {
     public let fileDescriptor: Int32
     private let handle: OpaquePointer
 
+    /// Opens a device node: a descriptor, or -1 with `errno` set. `open(2)` but in tests, which
+    /// stand in for udev's permissions (as root, a file's mode never refuses).
+    public typealias NodeOpener = (String) -> Int32
+
+    /// `open(2)`, read-only and non-blocking.
+    public static func openNode(_ path: String) -> Int32 {
+        open(path, kiosk_O_RDONLY | kiosk_O_NONBLOCK | kiosk_O_CLOEXEC)
+    }
+
     /// Opens `path` read-only and non-blocking.
-    public init(path: String) throws(InputDeviceError) {
+    public init(path: String, open opener: NodeOpener = EvdevDevice.openNode) throws(InputDeviceError) {
         self.path = path
-        let fd = open(path, kiosk_O_RDONLY | kiosk_O_NONBLOCK | kiosk_O_CLOEXEC)
+        let fd = opener(path)
         guard fd >= 0 else { throw .system(call: "open", path: path, errno: errno) }
         var device: OpaquePointer?
         let rc = libevdev_new_from_fd(fd, &device)

@@ -13,10 +13,12 @@ public enum EventPump {
         case timeLimit, signal, deviceGone
     }
 
-    /// Calls `ready` whenever one of `descriptors()` (asked afresh each round) can be read;
-    /// `ready` returns an ending to stop early.
+    /// Calls `ready` whenever one of `descriptors()` (asked afresh each round) can be read, or
+    /// when the moment `wake()` gives (on the monotonic clock) has come; `ready` returns an ending
+    /// to stop early.
     public static func run(
-        seconds: Double?, descriptors: () -> [Int32], _ ready: () throws(InputDeviceError) -> Ending?
+        seconds: Double?, descriptors: () -> [Int32], wake: () -> Instant? = { nil },
+        _ ready: () throws(InputDeviceError) -> Ending?
     ) throws(InputDeviceError) -> Ending {
         var mask = sigset_t()
         sigemptyset(&mask)
@@ -37,6 +39,11 @@ public enum EventPump {
                 if left <= 0 { return .timeLimit }
                 timeout = Int32(min(left * 1000, 60_000).rounded(.up))
             }
+            let due = wake()
+            if let due {
+                let left = Int32(max(0, min(due.seconds - now(), 60)) * 1000 + 1)
+                timeout = timeout < 0 ? left : min(timeout, left)
+            }
             var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
             for fd in descriptors() { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             let n = poll(&fds, nfds_t(fds.count), timeout)
@@ -51,7 +58,7 @@ public enum EventPump {
                 while read(signals, &info, MemoryLayout<signalfd_siginfo>.size) > 0 {}
                 return .signal
             }
-            if n > 0, let ending = try ready() { return ending }
+            if n > 0 || due.map({ now() >= $0.seconds }) == true, let ending = try ready() { return ending }
         }
     }
 

@@ -12,6 +12,12 @@ import Glibc
 /// When the directory does not exist yet (early boot), its nearest existing parent is watched
 /// until it appears. A device wanted by a symlink (`/dev/input/by-id/...`) is followed to its node,
 /// and the symlink's folder is watched too, since udev makes the link after the node.
+///
+/// A node that has just appeared belongs to root until udev gives it its group (`input`) a moment
+/// later, which raises IN_ATTRIB: until then it refuses to open. Such a node is given
+/// `permissionGrace` seconds (`settling`, a debug line) and is an error (`problem`) only if it still
+/// refuses at the end; `nextDeadline` is that moment, for the loop's poll timeout. Nodes that were
+/// there at start have long had their permissions: refusal is an error at once.
 public final class TouchscreenWatcher {
     public enum Event: Equatable {
         case frame(TouchFrame)
@@ -29,6 +35,9 @@ public final class TouchscreenWatcher {
         /// them may be the panel), or the chosen one fails to open or calibrate. Each cause is
         /// said once until a touchscreen is taken.
         case problem(String)
+        /// A node that has only just appeared refuses to open (permission): udev may not have given
+        /// it its group yet. Said once per node; a `problem` if it still refuses after the grace period.
+        case settling(path: String, reason: String)
     }
 
     public let directory: String
@@ -40,7 +49,21 @@ public final class TouchscreenWatcher {
     /// when set it replaces `calibration`, and its error is reported as a problem.
     public var calibrate: ((DeviceDescription) throws -> TouchCalibration)?
     public let filters: TouchFilters
+    /// How long a new node may refuse to open (permission) before that is an error: udev's time to
+    /// give it its group.
+    public let permissionGrace: Double
+    /// When a node still settling (see `settling`) is to be looked at again; nil when none is.
+    /// The loop wakes then and calls `service`.
+    public private(set) var nextDeadline: Instant?
     public private(set) var device: EvdevDevice?
+    /// The clock the grace period is measured on: the loop's.
+    private let clock: () -> Instant
+    /// Opens a device node: `open(2)`, or in tests a stand-in for udev's permissions.
+    var openNode: EvdevDevice.NodeOpener = EvdevDevice.openNode
+    /// Nodes made in the directory since the watcher started, and when they were seen (bounded).
+    private var appeared: [String: Instant] = [:]
+    /// Nodes said to be settling since the last touchscreen was taken.
+    private var saidSettling: Set<String> = []
     private var decoder: TouchscreenDecoder?
     private let inotify: Int32
     /// Where inotify's records are read, made once: a 4 KiB temporary buffer is past the
@@ -65,8 +88,11 @@ public final class TouchscreenWatcher {
     private static let deviceChanges = UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_MOVED_FROM)
 
     public init(directory: String = "/dev/input", wanted: String? = nil, grab: Bool = true, screen: Size,
-                calibration: TouchCalibration = .identity, filters: TouchFilters = .none) throws(InputDeviceError) {
+                calibration: TouchCalibration = .identity, filters: TouchFilters = .none, permissionGrace: Double = 2,
+                clock: @escaping () -> Instant = EventPump.monotonicNow) throws(InputDeviceError) {
         self.filters = filters
+        self.permissionGrace = permissionGrace
+        self.clock = clock
         self.directory = directory
         self.wanted = wanted
         grabs = grab
@@ -115,11 +141,24 @@ public final class TouchscreenWatcher {
         guard device == nil else { return }
         guard directoryWatch >= 0 else { return waiting("\(directory) does not exist yet", body) }
         watchLinkFolder()
-        let discovery = DeviceDiscovery(directory: directory)
+        let discovery = DeviceDiscovery(directory: directory, open: openNode)
         let entry: DeviceDiscovery.Entry
-        switch discovery.outcome(wanted) {
+        let settling = settlingNodes()
+        // Every young node that refuses is looked at again when its time is up, whatever else is said.
+        nextDeadline = discovery.entries.filter { $0.isRefused && settling.contains($0.path) }
+            .compactMap { appeared[$0.path]?.adding(seconds: permissionGrace) }.min()
+        switch discovery.outcome(wanted, settling: settling) {
         case .take(let chosen):
             entry = chosen
+            nextDeadline = nil
+        case .settle(let refusals):
+            for refusal in refusals {
+                guard case .system(_, let path, _) = refusal, let seen = appeared[path] else { continue }
+                let due = seen.adding(seconds: permissionGrace)
+                if nextDeadline.map({ due < $0 }) ?? true { nextDeadline = due }
+                if saidSettling.insert(path).inserted { body(.settling(path: path, reason: refusal.cause)) }
+            }
+            return
         case .wait(let reason):
             waiting(reason, body)
             guard earlier.devicesAttached == 0 else { return }
@@ -131,7 +170,7 @@ public final class TouchscreenWatcher {
             return problem(text, body)
         }
         do {
-            let d = try EvdevDevice(path: entry.path)
+            let d = try EvdevDevice(path: entry.path, open: openNode)
             if grabs { try d.grab() }
             let matrix = try calibrate?(d.description) ?? calibration
             // A protocol A panel's events go through libmtdev first: see TouchscreenDecoder.
@@ -140,6 +179,7 @@ public final class TouchscreenWatcher {
             device = d
             earlier.devicesAttached += 1
             saidProblems.removeAll()
+            saidSettling.removeAll()
             if case .success(let kind) = entry.verdict { body(.attached(path: d.path, name: d.description.name, kind: kind)) }
         } catch {
             problem("\(error)", body)
@@ -159,6 +199,9 @@ public final class TouchscreenWatcher {
                 var offset = 0
                 while offset + MemoryLayout<inotify_event>.size <= n {
                     let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
+                    if event.wd == directoryWatch, event.len > 0 {
+                        noteNode(event, name: buffer.baseAddress! + offset + MemoryLayout<inotify_event>.size)
+                    }
                     if event.mask & UInt32(IN_IGNORED) != 0, event.wd == directoryWatch || event.wd == ancestorWatch {
                         watchesLost = true
                         if event.wd == directoryWatch { directoryWatch = -1 } else { ancestorWatch = -1 }
@@ -176,12 +219,38 @@ public final class TouchscreenWatcher {
                 detach(body)
             }
         }
-        guard changed else { return }
-        if directoryWatch < 0 || watchesLost {
+        // A node that was settling is looked at again when its grace period ends.
+        let due = nextDeadline.map { clock() >= $0 } ?? false
+        guard changed || due else { return }
+        // Cleared, or the loop would wake at once again; `attach` sets the next one.
+        if due { nextDeadline = nil }
+        if changed, directoryWatch < 0 || watchesLost {
             do { try watchDirectory() } catch { problem("\(error)", body) }
         }
         if let d = device, access(d.path, F_OK) != 0 { detach(body) }
         if device == nil { attach(body) }
+    }
+
+    /// Notes when a node appeared in the directory, or forgets it when it goes.
+    private func noteNode(_ event: inotify_event, name: UnsafeMutableRawPointer) {
+        guard event.mask & UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM) != 0 else { return }
+        let bytes = UnsafeRawBufferPointer(start: name, count: Int(event.len))
+        let path = directory + "/" + String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        if event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+            // Bounded: a directory that keeps changing cannot grow it without end.
+            if appeared.count >= 64 { appeared = appeared.filter { clock().seconds(since: $0.value) < permissionGrace } }
+            if appeared.count < 64 { appeared[path] = clock() }
+        } else if event.mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
+            appeared[path] = nil
+            saidSettling.remove(path)
+        }
+    }
+
+    /// The nodes still within their grace period; the others are forgotten.
+    private func settlingNodes() -> Set<String> {
+        let now = clock()
+        appeared = appeared.filter { now.seconds(since: $0.value) < permissionGrace }
+        return Set(appeared.keys)
     }
 
     private func detach(_ body: (Event) -> Void) {

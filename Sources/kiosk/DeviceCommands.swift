@@ -210,11 +210,12 @@ struct TouchesCommand: ParsableCommand {
             case .waiting(let reason): say("waiting: \(reason)")
             case .skipped(let path, let name, let reason): say("skipped \(path) (\"\(name)\"): \(reason)")
             case .problem(let text): say("no touchscreen taken: \(text)")
+            case .settling(let path, let reason): say("not open yet, udev may still be setting its permissions: \(path): \(reason)")
             }
         }
         say("following touchscreens in \(watcher.directory)")
         watcher.attach(handle)
-        _ = try EventPump.run(seconds: duration, descriptors: { watcher.fileDescriptors }) { () throws(InputDeviceError) -> EventPump.Ending? in
+        _ = try EventPump.run(seconds: duration, descriptors: { watcher.fileDescriptors }, wake: { watcher.nextDeadline }) { () throws(InputDeviceError) -> EventPump.Ending? in
             watcher.service(handle)
             return nil
         }

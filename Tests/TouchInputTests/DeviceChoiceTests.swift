@@ -149,12 +149,13 @@ struct DeviceChoiceTests {
         #expect(keyboard.contains("cannot be used: \(folder.path)/event0 (\"AT Translated Set 2 keyboard\") is not a touchscreen: no touch axes"), "\(keyboard)")
     }
 
-    /// The outcome as text: `take PATH`, `wait: WHY` or `problem: WHY`.
+    /// The outcome as text: `take PATH`, `wait: WHY`, `problem: WHY` or `settle: ERRORS`.
     func said(_ outcome: DeviceDiscovery.Outcome) -> String {
         switch outcome {
         case .take(let e): "take \(e.path)"
         case .wait(let why): "wait: \(why)"
         case .problem(let why): "problem: \(why)"
+        case .settle(let refusals): "settle: " + refusals.map { "\($0)" }.joined(separator: "; ")
         }
     }
 

@@ -19,6 +19,7 @@ struct TouchscreenWatcherTests {
             case .attached(let path, _, _): lines.append("attached \(path)")
             case .detached(let path, _): lines.append("detached \(path)")
             case .frame: lines.append("frame")
+            case .settling(let path, let reason): lines.append("settling \(path): \(reason)")
             }
         }
     }

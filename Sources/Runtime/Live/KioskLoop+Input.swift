@@ -31,7 +31,7 @@ extension KioskLoop {
         input = nil
         do {
             let watcher = try TouchscreenWatcher(directory: settings.directory, wanted: settings.device, grab: settings.grab,
-                                                 screen: screen, calibration: base, filters: filters)
+                                                 screen: screen, calibration: base, filters: filters, clock: clock)
             if let pointercal = settings.pointercal {
                 let display = rotation
                 watcher.calibrate = { d in
@@ -64,6 +64,11 @@ extension KioskLoop {
         case .skipped(let path, let name, let reason):
             log.debug("input device skipped: not a touchscreen", metadata: [
                 "input.device": "\(path)", "input.name": "\(name)", "input.reason": "\(reason)",
+            ])
+        case .settling(let path, let reason):
+            log.debug("touchscreen node not open yet; udev may still be setting its permissions", metadata: [
+                "input.device": "\(path)", "input.reason": "\(reason)",
+                "input.grace.s": "\(fixedDecimal(watcher.permissionGrace, 1))",
             ])
         case .problem(let text):
             log.error("touchscreen cannot be used", metadata: ["input.error": "\(text)"])

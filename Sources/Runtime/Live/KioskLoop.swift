@@ -476,6 +476,8 @@ public final class KioskLoop {
             consider(now.adding(seconds: 1 / Double(output.refreshHz)))
         }
         consider(nextStats)
+        // A new touchscreen node that refused to open is looked at again when udev's time is up.
+        consider(input?.nextDeadline)
         if (input?.activeTouchCount ?? 0) == 0 { consider(blanking.deadline) }
         consider(notifier?.nextKeepAlive(after: now))
         if displayDown { consider(nextDisplayRetry) }
