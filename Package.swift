@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "kiosk", targets: ["kiosk"]),
+        .library(name: "KioskCore", targets: ["KioskCore"]),
         .library(name: "Gestures", targets: ["Gestures"]),
         .library(name: "Scene", targets: ["Scene"]),
         .library(name: "KioskConfig", targets: ["KioskConfig"]),
@@ -26,79 +27,80 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
-        // Pure Swift: geometry shared by the engine, the scene and drawing.
-        .target(name: "Geometry"),
-        // Pure Swift: touches, recognizers, the coordinator, velocity tracking.
-        .target(name: "Gestures", dependencies: ["Geometry"]),
+        // Pure Swift, the bottom of the graph: the vocabulary every module shares. Geometry, `Instant`,
+        // touches and `TouchFrame`, `PixelFormat` and the plain `PixelBuffer`. Imports nothing of ours.
+        .target(name: "KioskCore"),
+        // Pure Swift: recognizers, the coordinator, velocity tracking. Only the core below it.
+        .target(name: "Gestures", dependencies: ["KioskCore"]),
         // The kernel's input ABI header (linux/input-event-codes.h); constants only, nothing to link.
         .systemLibrary(name: "CLinuxInput", path: "Sources/CLinuxInput"),
         // Typed evdev codes, the evemu trace format, and the evdev-to-TouchFrame decoder.
-        .target(name: "InputEvents", dependencies: ["CLinuxInput", "Gestures", "Geometry"]),
+        .target(name: "InputEvents", dependencies: ["CLinuxInput", "KioskCore"]),
         // libevdev (apt libevdev-dev): the only module that reads input devices imports it.
         .systemLibrary(name: "CEvdev", path: "Sources/CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         // libmtdev (apt libmtdev-dev): multitouch protocol A to protocol B; only MultitouchA imports it.
         .systemLibrary(name: "CMtdev", path: "Sources/CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
         // Protocol A touchscreens (no slots) converted to protocol B through libmtdev, live and in traces.
-        .target(name: "MultitouchA", dependencies: ["CMtdev", "InputEvents", "Gestures"]),
+        .target(name: "MultitouchA", dependencies: ["CMtdev", "InputEvents", "KioskCore"]),
         // signalfd, timerfd, inotify: the Linux interfaces a poll loop needs beyond Glibc's module.
         .systemLibrary(name: "CLinuxSystem", path: "Sources/CLinuxSystem"),
         // Live touchscreens: discovery, reading with resync, recording.
-        .target(name: "TouchInput", dependencies: ["CEvdev", "CLinuxSystem", "InputEvents", "MultitouchA", "Gestures", "Geometry"]),
+        .target(name: "TouchInput", dependencies: ["CEvdev", "CLinuxSystem", "InputEvents", "MultitouchA", "KioskCore"]),
         // Pure Swift: view tree, hit testing, controls, the kiosk scene.
-        .target(name: "Scene", dependencies: ["Gestures", "Geometry"]),
+        .target(name: "Scene", dependencies: ["Gestures", "KioskCore"]),
         // The kiosk config file (TOML): parsing and validation with file:line errors.
         .target(name: "KioskConfig", dependencies: [
-            "Scene", "Gestures", "Geometry",
+            "Scene", "Gestures", "KioskCore",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // cairo, its FreeType backend and FreeType itself; the only module that imports them.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo-ft",
                        providers: [.apt(["libcairo2-dev", "libfreetype-dev"])]),
         // Drawing the scene with cairo into a shadow buffer, with damage tracking and PNG output.
-        .target(name: "Render", dependencies: ["CCairo", "Scene", "Gestures", "Geometry"]),
+        .target(name: "Render", dependencies: ["CCairo", "Scene", "Gestures", "KioskCore"]),
         // libdrm (apt libdrm-dev): the only module that talks to DRM/KMS imports it.
         .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // The panel: card, connector, mode, dumb buffers, page flips, restore; and a headless target.
-        .target(name: "Display", dependencies: ["CDRM", "Render", "Geometry"]),
+        .target(name: "Display", dependencies: ["CDRM", "KioskCore"]),
         // The serial console log: a swift-log handler over a non-blocking, bounded serial sink.
         .target(name: "KioskLog", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The kiosk loop (live and on a virtual clock for replay), its stats, signals and reload.
         .target(name: "Runtime", dependencies: [
             "Render", "Display", "TouchInput", "Scene", "Gestures", "InputEvents", "KioskConfig", "KioskLog",
-            "CLinuxSystem", "Geometry",
+            "CLinuxSystem", "KioskCore",
             "MultitouchA",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         .executableTarget(name: "kiosk", dependencies: [
-            "Runtime", "Display", "Render", "KioskConfig", "KioskLog", "TouchInput", "InputEvents", "Gestures", "Geometry",
+            "Runtime", "Display", "Render", "KioskConfig", "KioskLog", "TouchInput", "InputEvents", "Gestures", "KioskCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry"]),
-        .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "Gestures", "Geometry", "KioskTestSupport"],
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "KioskCore"]),
+        .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "KioskCore", "KioskTestSupport"],
                     resources: [.copy("Fixtures")]),
         // Runs inside Debian's kernel under qemu (Tests/vm): real uinput, evdev and DRM.
-        .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "MultitouchA", "InputEvents", "Gestures", "Geometry",
+        .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "MultitouchA", "InputEvents", "Gestures", "KioskCore",
                                                        "Display", "Render", "Runtime", "KioskConfig", "KioskTestSupport"]),
-        .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "Geometry", "kiosk", "KioskTestSupport"]),
-        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "Gestures", "Geometry", "KioskTestSupport"]),
-        .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "Gestures", "Geometry", "KioskTestSupport"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "KioskCore", "kiosk", "KioskTestSupport"]),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "KioskCore", "KioskTestSupport"]),
+        .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskTestSupport", .product(name: "Logging", package: "swift-log"),
                                                          .product(name: "InMemoryLogging", package: "swift-log")]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "KioskLog", "KioskConfig", "Scene", "Gestures", "Geometry",
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "KioskLog", "KioskConfig", "Scene", "Gestures", "KioskCore",
                                                         "InputEvents", "Render", "Display", "KioskTestSupport",
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "InMemoryLogging", package: "swift-log")]),
         // Running the built kiosk from the command tests of several targets; a pseudo-terminal for a serial port;
         // synthetic touchscreens that write the events a kernel driver would; the tests' virtual clock.
-        .target(name: "KioskTestSupport", dependencies: ["InputEvents", "CLinuxInput", "Gestures", "Geometry"], path: "Tests/Support"),
+        .target(name: "KioskTestSupport", dependencies: ["InputEvents", "CLinuxInput", "KioskCore"], path: "Tests/Support"),
         // `kiosk run` and deploy/ as an integrator meets them: the built executable, signals, files.
-        .testTarget(name: "RunCommandTests", dependencies: ["kiosk", "Render", "KioskLog", "KioskTestSupport"]),
-        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "Geometry", "KioskTestSupport"]),
+        .testTarget(name: "RunCommandTests", dependencies: ["kiosk", "Render", "KioskCore", "KioskLog", "KioskTestSupport"]),
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["kiosk", "KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
-                                                       "Geometry", "KioskConfig"],
+                                                       "KioskCore", "KioskConfig"],
                     exclude: ["Golden"]),
-        .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "Geometry", "KioskConfig", "Runtime", "InputEvents"]),
+        .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )

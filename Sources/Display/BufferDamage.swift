@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// Buffer age: what each of a display's buffers lacks, the damage of every frame since it was last written.
 ///

@@ -1,7 +1,6 @@
 import CDRM
-import Geometry
 import Glibc
-import Render
+import KioskCore
 
 /// A panel driven through DRM/KMS: two dumb buffers, modesetting, page flips, restore on exit.
 ///

@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// How the shadow buffer is turned on its way to the panel, clockwise, as the panel is mounted.
 ///

@@ -1,6 +1,6 @@
 import CDRM
 import Glibc
-import Render
+import KioskCore
 
 /// A dumb buffer (`DRM_IOCTL_MODE_CREATE_DUMB`) with a framebuffer over it, mapped for writing.
 final class DumbBuffer {

@@ -1,5 +1,4 @@
-import Geometry
-import Render
+import KioskCore
 
 /// Pixel memory a frame is copied into: a dumb buffer's mapping, or a headless `PixelBuffer`.
 public struct PixelTarget {

@@ -1,5 +1,4 @@
-import Geometry
-import Render
+import KioskCore
 
 /// A display without DRM: frames land in a `PixelBuffer`, for replays and tests.
 public final class HeadlessDisplay {
@@ -13,6 +12,5 @@ public final class HeadlessDisplay {
     /// Copies the damaged rectangles of `shadow` onto the screen, turned by `rotation`.
     public func copy(from shadow: PixelBuffer, damage: [Rect], rotation: DisplayRotation = .upright) {
         FrameCopy.copy(from: shadow, to: PixelTarget(screen), damage: damage, rotation: rotation)
-        screen.markDirty()
     }
 }

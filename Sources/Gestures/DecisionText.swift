@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// Turns decisions into the sentences a person debugging a kiosk reads.
 extension GestureEngine {

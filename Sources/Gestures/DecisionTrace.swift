@@ -1,3 +1,5 @@
+import KioskCore
+
 /// Which side of the delegate said a recognizer waits for another.
 public enum RequirementPlacement: Sendable, Hashable {
     case requireToFail

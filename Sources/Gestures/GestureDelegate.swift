@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// The questions a recognizer's delegate answers, as UIGestureRecognizerDelegate.
 /// Every method has UIKit's default answer.

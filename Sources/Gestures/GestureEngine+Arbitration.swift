@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// The coordinator's rules: which requests of a round are carried out, in what order, and what
 /// each does to the others (exclusivity, failure requirements, delegates, controls).

@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// A mistake in the gesture graph, found when it is set up.
 public enum GestureSetupError: Error, Equatable, CustomStringConvertible {

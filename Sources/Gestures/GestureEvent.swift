@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// A recognizer's state change with its values at that moment. A plain value: emitting one never allocates.
 public struct GestureEvent: Sendable, Equatable {

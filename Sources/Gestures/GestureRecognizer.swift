@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// What a recognizer's logic asks the coordinator to do; the coordinator decides.
 enum TransitionRequest: Equatable {

@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// Recognizes fingers held still for a while, as UILongPressGestureRecognizer. Continuous: it
 /// begins when the press is long enough, changes as the fingers move, and ends when they lift.

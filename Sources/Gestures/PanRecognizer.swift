@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// Recognizes fingers dragging, as UIPanGestureRecognizer. Continuous.
 ///

@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// The physical size of the panel, which turns the engine's millimetre thresholds into pixels.
 public struct PanelMetrics: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// Recognizes a quick flick in one of its directions, as UISwipeGestureRecognizer. Discrete.
 ///

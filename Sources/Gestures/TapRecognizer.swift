@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// Recognizes one or more taps with a number of fingers, as UITapGestureRecognizer. Discrete.
 public final class TapRecognizer: GestureRecognizer {

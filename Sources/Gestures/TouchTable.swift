@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// What the engine knows of one finger that is down (or lifted in the current frame).
 public struct TouchRecord: Sendable {

@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// The base of the recognizers that follow two fingers, pinch and rotation: it takes two touches,
 /// measures them with a `TwoFingerTracker`, and begins once the measured value passes the

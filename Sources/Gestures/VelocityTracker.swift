@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// Estimates velocity as the slope of a least-squares line through the most recent samples.
 ///

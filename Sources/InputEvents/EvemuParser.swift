@@ -1,6 +1,5 @@
 import CLinuxInput
-import Geometry
-import Gestures
+import KioskCore
 
 extension EvemuTrace {
     /// Reads a trace as evemu-record writes it; `file` names the trace in errors.

@@ -1,4 +1,4 @@
-import Gestures
+import KioskCore
 
 extension EvemuTrace {
     /// The trace as evemu-record writes it (`# EVEMU 1.3`), readable by evemu-device and evemu-play.

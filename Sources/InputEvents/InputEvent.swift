@@ -1,5 +1,5 @@
 import CLinuxInput
-import Gestures
+import KioskCore
 
 /// One evdev event (the kernel's `struct input_event`), with its timestamp as an `Instant`.
 public struct InputEvent: Hashable, Sendable, CustomStringConvertible {

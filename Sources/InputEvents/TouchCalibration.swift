@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 
 /// Where a touch lands on the screen: calibration, then the panel's orientation, as one affine map.
 ///

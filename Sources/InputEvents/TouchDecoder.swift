@@ -1,5 +1,4 @@
-import Geometry
-import Gestures
+import KioskCore
 
 /// Turns a touch device's evdev events into `TouchFrame`s, one per `SYN_REPORT` that changed something.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Geometry
+import KioskCore
 import TOMLKit
 
 extension LogSettings {

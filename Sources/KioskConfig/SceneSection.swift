@@ -1,5 +1,5 @@
-import Geometry
 import Gestures
+import KioskCore
 import Scene
 
 /// Reads `[panel]`, `[scene]`, `[[view]]` and `[[gesture]]` into a `SceneDescription`.

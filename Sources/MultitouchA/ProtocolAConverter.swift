@@ -1,6 +1,6 @@
 import CMtdev
-import Gestures
 import InputEvents
+import KioskCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
-import Geometry
 import Gestures
+import KioskCore
 import Scene
 
 /// Which rectangles of the screen changed since the last frame it saw.

@@ -1,4 +1,5 @@
 import CCairo
+import KioskCore
 import Scene
 
 /// A typeface loaded with FreeType from a file, for cairo to draw text with.

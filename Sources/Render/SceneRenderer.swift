@@ -1,6 +1,6 @@
 import CCairo
-import Geometry
 import Gestures
+import KioskCore
 import Scene
 
 /// Draws the kiosk scene with cairo: the canvas theme, the squares in z order, the controls above them.
@@ -67,13 +67,13 @@ public final class SceneRenderer {
     /// there, and the damaged part of a frame must match a full redraw pixel for pixel.
     public func draw(scene: KioskScene, at now: Instant, into buffer: PixelBuffer, clip: [Rect]? = nil) {
         guard let clip else {
-            let cr = cairo_create(buffer.surface)!
-            paint(cr, scene, at: now, region: nil)
-            cairo_destroy(cr)
-            cairo_surface_flush(buffer.surface)
+            buffer.withSurface { surface in
+                let cr = cairo_create(surface)!
+                paint(cr, scene, at: now, region: nil)
+                cairo_destroy(cr)
+            }
             return
         }
-        cairo_surface_flush(buffer.surface)
         // pixman wants each row to start on 4 bytes: an RGB565 rectangle starts on an even pixel.
         let step = 4 / buffer.format.bytesPerPixel
         for r in clip {
@@ -93,7 +93,6 @@ public final class SceneRenderer {
             cairo_surface_flush(part)
             cairo_surface_destroy(part)
         }
-        cairo_surface_mark_dirty(buffer.surface)
     }
 
     /// Paints the scene; with `region`, views whose ink cannot reach it are left out (the same pixels, less work).

@@ -1,8 +1,8 @@
 import Display
-import Geometry
 import Gestures
 import InputEvents
 import KioskConfig
+import KioskCore
 import MultitouchA
 import Render
 import Scene

@@ -1,8 +1,8 @@
 import Foundation
-import Geometry
 import Gestures
 import InputEvents
 import KioskConfig
+import KioskCore
 import Scene
 
 /// Why a replay could not run; each names the file and what is wrong with it.

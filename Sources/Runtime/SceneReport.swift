@@ -1,5 +1,5 @@
-import Geometry
 import Gestures
+import KioskCore
 import Scene
 
 /// The replay's outputs as text: events as JSON Lines, the final state as JSON, decisions as lines.

@@ -1,3 +1,4 @@
+import KioskCore
 import Render
 
 extension Replay {

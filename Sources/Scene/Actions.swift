@@ -1,5 +1,5 @@
-import Geometry
 import Gestures
+import KioskCore
 
 extension KioskScene {
     /// Squares are kept between these scales, so a pinch can neither lose nor swallow one.

@@ -1,5 +1,5 @@
-import Geometry
 import Gestures
+import KioskCore
 
 /// The button, the slider and the switch follow the touches no recognizer took from them, as UIControl does.
 extension KioskScene {

@@ -1,5 +1,5 @@
-import Geometry
 import Gestures
+import KioskCore
 
 extension KioskScene: GestureEngineHost {
     /// The front-most view under `point`: controls before squares, then squares by z-order.

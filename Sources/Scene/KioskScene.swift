@@ -1,5 +1,5 @@
-import Geometry
 import Gestures
+import KioskCore
 
 /// The running kiosk scene: its views, the gesture engine that drives them, and the controls.
 ///

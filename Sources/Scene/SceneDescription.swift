@@ -1,5 +1,5 @@
-import Geometry
 import Gestures
+import KioskCore
 
 /// Where a declaration stands in its config file, so errors can name it.
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import Geometry
 import Gestures
+import KioskCore
 
 /// Something the scene did that an integrator may want to see: a gesture's state change, or a control's event.
 public enum SceneEvent: Sendable, Equatable {

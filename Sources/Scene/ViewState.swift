@@ -1,5 +1,5 @@
-import Geometry
 import Gestures
+import KioskCore
 
 /// One view of the running scene: where it is and what it shows.
 ///

@@ -1,6 +1,6 @@
 import CLinuxSystem
-import Gestures
 import InputEvents
+import KioskCore
 #if canImport(Glibc)
 import Glibc
 #endif

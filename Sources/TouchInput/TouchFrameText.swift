@@ -1,5 +1,4 @@
-import Geometry
-import Gestures
+import KioskCore
 
 /// A touch frame as one line of text: what `kiosk touches` prints and its tests read back.
 public enum TouchFrameText {

@@ -1,6 +1,5 @@
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 import MultitouchA
 
 /// Decodes a touchscreen of any kind kiosk takes into touch frames: protocol A devices through

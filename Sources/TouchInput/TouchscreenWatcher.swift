@@ -1,7 +1,6 @@
 import CLinuxSystem
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 #if canImport(Glibc)
 import Glibc
 #endif

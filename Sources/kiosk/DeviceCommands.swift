@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import Geometry
 import Gestures
 import InputEvents
 import KioskConfig
+import KioskCore
 import TouchInput
 
 struct DevicesCommand: ParsableCommand {

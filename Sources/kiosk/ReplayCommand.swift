@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Geometry
+import KioskCore
 import Runtime
 
 struct ReplayCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Display
 import Foundation
-import Geometry
 import KioskConfig
+import KioskCore
 import Render
 import Runtime
 

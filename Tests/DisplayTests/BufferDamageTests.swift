@@ -1,5 +1,5 @@
 import Display
-import Geometry
+import KioskCore
 import Testing
 
 /// Buffer age with two dumb buffers: the back buffer needs this frame's damage and the previous frame's.

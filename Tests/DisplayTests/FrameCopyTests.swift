@@ -1,6 +1,5 @@
 import Display
-import Geometry
-import Render
+import KioskCore
 import Testing
 
 /// Copying the shadow buffer to the panel: only damaged pixels, turned as the panel is mounted.

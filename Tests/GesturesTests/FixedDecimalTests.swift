@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 import Testing
 
 /// `fixedDecimal`, which writes every number of the decision trace: total over all Doubles

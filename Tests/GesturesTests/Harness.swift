@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 @testable import Gestures
 
 /// Rectangles in a parent chain, enough of a view tree to hit-test; no scene needed.

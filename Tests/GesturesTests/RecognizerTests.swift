@@ -1,4 +1,4 @@
-import Geometry
+import KioskCore
 import Testing
 @testable import Gestures
 

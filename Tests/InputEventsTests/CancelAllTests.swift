@@ -1,5 +1,4 @@
-import Geometry
-import Gestures
+import KioskCore
 import InputEvents
 import KioskTestSupport
 import Testing

@@ -1,6 +1,5 @@
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 import Testing
 
 /// The decoder on traces recorded by other people on real touchscreens.

@@ -1,5 +1,5 @@
 import Foundation
-import Geometry
+import KioskCore
 import Testing
 
 /// Whole files through plain system calls: the errors name the path and the kernel's reason.

@@ -1,7 +1,6 @@
 import Foundation
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 import KioskTestSupport
 import Testing
 

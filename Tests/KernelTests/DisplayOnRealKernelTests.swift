@@ -1,8 +1,8 @@
 import Display
 import Foundation
-import Geometry
 import InputEvents
 import KioskConfig
+import KioskCore
 import Render
 import Runtime
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
-import Geometry
 import Gestures
 import InputEvents
+import KioskCore
 import Testing
 
 /// Our evemu traces against the real kernel input layer: a uinput device made from our header by

@@ -1,5 +1,6 @@
 import Foundation
 import InputEvents
+import KioskCore
 import Render
 import Testing
 

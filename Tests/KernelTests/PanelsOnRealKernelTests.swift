@@ -1,7 +1,7 @@
 import Foundation
-import Geometry
 import Gestures
 import InputEvents
+import KioskCore
 import KioskTestSupport
 import Testing
 

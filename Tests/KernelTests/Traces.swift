@@ -1,6 +1,6 @@
-import Geometry
 import Gestures
 import InputEvents
+import KioskCore
 import KioskTestSupport
 import MultitouchA
 import TouchInput

@@ -1,6 +1,6 @@
 import Foundation
-import Geometry
 import Gestures
+import KioskCore
 import Scene
 import Testing
 @testable import KioskConfig

@@ -1,5 +1,5 @@
-import Gestures
 import InputEvents
+import KioskCore
 import KioskTestSupport
 import MultitouchA
 import Testing

@@ -1,5 +1,5 @@
-import Geometry
 import Gestures
+import KioskCore
 import Render
 import Scene
 import Testing

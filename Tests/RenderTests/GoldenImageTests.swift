@@ -1,6 +1,6 @@
 import Foundation
-import Geometry
 import Gestures
+import KioskCore
 import Render
 import Scene
 import Testing
@@ -93,7 +93,6 @@ import Testing
             return
         }
         try buffer.writePNG(to: actualPath)
-        diff.markDirty()
         try diff.writePNG(to: diffPath)
         Issue.record("\(name): \(bad) pixels differ by more than \(Self.tolerance) (worst \(worst)); see \(actualPath) and \(diffPath)", sourceLocation: sourceLocation)
     }

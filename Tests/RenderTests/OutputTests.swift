@@ -1,8 +1,8 @@
 import Foundation
-import Geometry
 import Gestures
 import InputEvents
 import KioskConfig
+import KioskCore
 import KioskTestSupport
 import Render
 import Runtime

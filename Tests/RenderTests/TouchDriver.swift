@@ -1,7 +1,7 @@
 import Foundation
-import Geometry
 import Gestures
 import KioskConfig
+import KioskCore
 import Scene
 
 /// The repository's default config.

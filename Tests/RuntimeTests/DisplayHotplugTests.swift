@@ -1,8 +1,8 @@
 import Display
 import Foundation
-import Geometry
 import Gestures
 import InMemoryLogging
+import KioskCore
 import KioskTestSupport
 import Logging
 import Render

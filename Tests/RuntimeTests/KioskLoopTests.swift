@@ -1,8 +1,8 @@
 import Display
 import Foundation
-import Geometry
 import Gestures
 import KioskConfig
+import KioskCore
 import KioskTestSupport
 import Render
 @testable import Runtime

@@ -1,9 +1,9 @@
 import Display
 import Foundation
-import Geometry
 import Gestures
 import InMemoryLogging
 import KioskConfig
+import KioskCore
 import KioskLog
 import KioskTestSupport
 import Logging

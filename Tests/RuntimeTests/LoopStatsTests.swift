@@ -1,5 +1,6 @@
 import Gestures
 import KioskConfig
+import KioskCore
 @testable import Runtime
 import Testing
 

@@ -1,7 +1,7 @@
 import Display
-import Geometry
 import InputEvents
 import KioskConfig
+import KioskCore
 @testable import Runtime
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Gestures
+import KioskCore
 @testable import Runtime
 import Testing
 #if canImport(Glibc)

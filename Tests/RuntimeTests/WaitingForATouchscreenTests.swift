@@ -1,7 +1,7 @@
 import Display
 import Foundation
-import Geometry
 import InMemoryLogging
+import KioskCore
 import KioskTestSupport
 import Logging
 @testable import Runtime

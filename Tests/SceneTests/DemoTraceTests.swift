@@ -1,5 +1,5 @@
 import Foundation
-import Geometry
+import KioskCore
 import Testing
 
 /// `traces/demo.evemu`, the trace the README's first command replays, and the script that makes it.

@@ -1,7 +1,7 @@
 import Foundation
-import Geometry
-import KioskTestSupport
 import InputEvents
+import KioskCore
+import KioskTestSupport
 import Testing
 
 /// `kiosk replay` as a user runs it: the built executable, its files, its exit status.

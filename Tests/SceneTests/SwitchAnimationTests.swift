@@ -1,6 +1,6 @@
-import Geometry
 import Gestures
 import KioskConfig
+import KioskCore
 import Scene
 import Testing
 

@@ -1,6 +1,5 @@
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 
 /// Writes realistic traces of fingers on a touchscreen, the events a kernel driver would send.
 ///

@@ -1,4 +1,4 @@
-import Gestures
+import KioskCore
 import Synchronization
 
 /// Time that passes only when a test says so: the tests' one virtual clock, read by the code under

@@ -1,6 +1,5 @@
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 import KioskTestSupport
 import Testing
 import TouchInput

@@ -1,7 +1,6 @@
-import Geometry
-import Gestures
 import Glibc
 import InputEvents
+import KioskCore
 import Testing
 @testable import TouchInput
 

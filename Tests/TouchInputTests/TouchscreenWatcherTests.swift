@@ -1,6 +1,6 @@
-import Geometry
 import Glibc
 import InputEvents
+import KioskCore
 import Testing
 @testable import TouchInput
 

@@ -1,8 +1,8 @@
 import Benchmark
 import Foundation
-import Geometry
 import Gestures
 import KioskConfig
+import KioskCore
 import Scene
 
 /// One touch frame with ten fingers moving through the full default scene: the engine's

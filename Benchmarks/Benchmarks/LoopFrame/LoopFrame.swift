@@ -1,9 +1,9 @@
 import Benchmark
 import Display
 import Foundation
-import Geometry
 import Gestures
 import KioskConfig
+import KioskCore
 import LoopFixture
 import Render
 import Runtime

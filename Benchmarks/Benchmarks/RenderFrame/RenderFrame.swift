@@ -2,9 +2,9 @@ import Benchmark
 import CairoReference
 import Display
 import Foundation
-import Geometry
 import Gestures
 import KioskConfig
+import KioskCore
 import Render
 import Scene
 

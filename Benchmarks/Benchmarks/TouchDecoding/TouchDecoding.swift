@@ -1,7 +1,7 @@
 import Benchmark
-import Geometry
 import Gestures
 import InputEvents
+import KioskCore
 import KioskTestSupport
 import MultitouchA
 import TouchInput

@@ -1,8 +1,8 @@
 import Display
 import Foundation
-import Geometry
 import Gestures
 import KioskConfig
+import KioskCore
 import Runtime
 
 /// The default scene in a loop with a headless display, a finger already down on yellow.

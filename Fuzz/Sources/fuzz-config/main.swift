@@ -1,7 +1,7 @@
 import FuzzSupport
-import Geometry
 import Gestures
 import KioskConfig
+import KioskCore
 import Scene
 
 // Config text as `kiosk check-config` and `kiosk replay` read it: TOML, the semantic checks, the

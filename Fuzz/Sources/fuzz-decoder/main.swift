@@ -2,9 +2,8 @@ import FuzzSupport
 #if canImport(Glibc)
 import Glibc
 #endif
-import Geometry
-import Gestures
 import InputEvents
+import KioskCore
 import MultitouchA
 
 // evdev events into the touch decoder, as a live panel sends them (protocol A one event at a time

@@ -1,6 +1,6 @@
 import FuzzSupport
-import Geometry
 import InputEvents
+import KioskCore
 import MultitouchA
 
 // What `kiosk replay` does with a trace file, up to the touch frames: parse, convert a protocol A

@@ -1,8 +1,8 @@
 import Foundation
 import FuzzSupport
-import Geometry
 import Gestures
 import KioskConfig
+import KioskCore
 import Scene
 
 // Arbitrary touch frames and clock moves into the kiosk's default scene (config/kiosk.toml) and

@@ -1,4 +1,5 @@
 import Gestures
+import KioskCore
 
 /// When the panel sleeps and how a touch wakes it.
 ///

@@ -1,6 +1,6 @@
 import Display
-import Geometry
 import Gestures
+import KioskCore
 import Render
 
 /// Where the loop's frames go: a DRM panel, or memory when there is none.

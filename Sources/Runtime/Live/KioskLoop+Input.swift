@@ -1,9 +1,9 @@
 import CLinuxSystem
 import Display
-import Geometry
 import Gestures
 import InputEvents
 import KioskConfig
+import KioskCore
 import Logging
 import Render
 import Scene

@@ -1,7 +1,7 @@
-import Geometry
 import Gestures
 import Histogram
 import KioskConfig
+import KioskCore
 
 /// What the loop measured: stage times against their budgets, end-to-end latency, and counts,
 /// reported as one stats line per interval and then started afresh.

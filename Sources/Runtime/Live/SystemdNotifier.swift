@@ -3,6 +3,7 @@ import CLinuxSystem
 import Glibc
 #endif
 import Gestures
+import KioskCore
 
 /// Tells systemd how the service is doing (sd_notify): ready, reloading, stopping, and the
 /// watchdog's keep-alive, as datagrams to `$NOTIFY_SOCKET`. Without that variable it does nothing.

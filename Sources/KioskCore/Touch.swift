@@ -1,4 +1,3 @@
-import Geometry
 
 /// Identifies one finger from touch-down to lift-off. Never reused within a run.
 public struct TouchID: Hashable, Sendable, CustomStringConvertible {

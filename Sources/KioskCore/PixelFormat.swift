@@ -1,18 +1,9 @@
-import CCairo
-
 /// How a pixel is laid out in memory, as the display's dumb buffers take it.
 public enum PixelFormat: Sendable, CaseIterable, CustomStringConvertible {
     /// 32 bits, the top 8 unused: `CAIRO_FORMAT_RGB24`, DRM's XRGB8888.
     case xrgb8888
     /// 16 bits, 5-6-5: `CAIRO_FORMAT_RGB16_565`, DRM's RGB565.
     case rgb565
-
-    var cairoFormat: cairo_format_t {
-        switch self {
-        case .xrgb8888: CAIRO_FORMAT_RGB24
-        case .rgb565: CAIRO_FORMAT_RGB16_565
-        }
-    }
 
     public var bytesPerPixel: Int {
         switch self {
