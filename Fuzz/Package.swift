@@ -27,8 +27,11 @@ let package = Package(
         // protocol A (libmtdev) panel, with and without calibration and filters.
         .executableTarget(name: "fuzz-decoder", dependencies: [
             "FuzzSupport",
+            .product(name: "KioskCore", package: kiosk),
             .product(name: "InputEvents", package: kiosk),
             .product(name: "MultitouchA", package: kiosk),
+            // The synthetic panels' device descriptions (test tooling, a product for this and Benchmarks/).
+            .product(name: "KioskTestSupport", package: kiosk),
         ]),
         // Config text: TOML, the semantic checks, the scene built from it, check-config's output.
         .executableTarget(name: "fuzz-config", dependencies: [

@@ -3,6 +3,7 @@ import Gestures
 import InputEvents
 import KioskCore
 import KioskTestSupport
+import Render
 import Testing
 import TouchInput
 
@@ -64,12 +65,15 @@ struct LiveInputTests {
         return panel.trace
     }()
 
-    /// The repository's config with `[input] device` set.
+    /// The repository's config with `[input] device` set, and the font the VM has beside kiosk (a
+    /// config naming a font that is not there is refused, and the VM has no /usr/share/fonts).
     static func config(device: String) throws -> String {
         let text = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("config/kiosk.toml").path, encoding: .utf8)
         let line = #"# device = "/dev/input/event2""#
-        precondition(text.contains(line), "config/kiosk.toml no longer has the commented device line")
+        let font = #"font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf""#
+        precondition(text.contains(line) && text.contains(font), "config/kiosk.toml no longer has the commented device line and the font line")
         return text.replacingOccurrences(of: line, with: "device = \"\(device)\" #")
+            .replacingOccurrences(of: font, with: #"font = "DejaVuSans.ttf""#)
     }
 
     /// A tap somewhere else: the kernel passes on only values that changed.
@@ -89,7 +93,7 @@ struct LiveInputTests {
             "trace.evemu": played.text, "flood-down.evemu": floodDown.text, "flood-rest.evemu": floodRest.text,
             "flood-up.evemu": floodUp.text, "drag.evemu": drag.text, "tap.evemu": tap.text, "tap2.evemu": tapElsewhere.text,
             "named.toml": try config(device: "generic ft5x06 (79)"), "missing.toml": try config(device: "Goodix Capacitive TouchScreen"),
-        ], binaries: [KernelHarness.kioskBinary])
+        ], binaries: [KernelHarness.kioskBinary, Font.defaultPath])
     })
 
     func section(_ name: String) throws -> String {

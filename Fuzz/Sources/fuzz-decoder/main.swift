@@ -4,6 +4,7 @@ import Glibc
 #endif
 import InputEvents
 import KioskCore
+import KioskTestSupport
 import MultitouchA
 
 // evdev events into the touch decoder, as a live panel sends them (protocol A one event at a time
