@@ -89,32 +89,32 @@ public struct TouchDecoder: Sendable {
     public let yAxis: AbsoluteAxis
     public let screen: Size
     public let deviceName: String
-    public private(set) var counters = Counters()
+    public internal(set) var counters = Counters()
 
-    private let xMapping: AxisMapping
-    private let yMapping: AxisMapping
+    let xMapping: AxisMapping
+    let yMapping: AxisMapping
     /// Calibration and orientation, applied to every position.
     public let calibration: TouchCalibration
-    private let calibrates: Bool
+    let calibrates: Bool
     public let filters: TouchFilters
     /// Single touch with a pressure threshold: what BTN_TOUCH and ABS_PRESSURE say now.
-    private var buttonDown = false
-    private var pressure: Int32 = 0
-    private var slots: [Slot]
+    var buttonDown = false
+    var pressure: Int32 = 0
+    var slots: [Slot]
     /// The slot the multitouch values refer to; -1 after an `ABS_MT_SLOT` beyond the slots.
     private var currentSlot = 0
     private var dropping = false
-    private var touchButtonReleased = false
+    var touchButtonReleased = false
     /// The id the next contact gets; a decoder that takes over from another starts from here.
     public private(set) var nextTouchID: Int
-    private var frameTouches: [Touch] = []
-    private var pendingTouches: [Touch] = []
-    private var pendingTime = Instant.zero
-    private var hasPendingFrame = false
+    var frameTouches: [Touch] = []
+    var pendingTouches: [Touch] = []
+    var pendingTime = Instant.zero
+    var hasPendingFrame = false
     // For `diagnostic`: did touches come down while the position axes stood still?
-    private var touchesCameDown = false
-    private var positionAxisChanged = false
-    private var otherAxesChanged: UInt64 = 0
+    var touchesCameDown = false
+    var positionAxisChanged = false
+    var otherAxesChanged: UInt64 = 0
 
     /// A decoder for `device`, mapping its position axes onto `screen`.
     ///
@@ -310,7 +310,7 @@ public struct TouchDecoder: Sendable {
         }
     }
 
-    private mutating func begin(_ slot: Int, trackingID: Int32) {
+    mutating func begin(_ slot: Int, trackingID: Int32) {
         slots[slot].touch = TouchID(nextTouchID)
         nextTouchID += 1
         slots[slot].began = true
@@ -318,7 +318,7 @@ public struct TouchDecoder: Sendable {
         touchesCameDown = true
     }
 
-    private mutating func end(_ slot: Int, phase: TouchPhase = .ended) {
+    mutating func end(_ slot: Int, phase: TouchPhase = .ended) {
         guard let touch = slots[slot].touch else { return }
         slots[slot].endedPhase = phase
         let (x, y) = (slots[slot].x, slots[slot].y)
@@ -340,144 +340,5 @@ public struct TouchDecoder: Sendable {
         if mapping.contains(value) { return value }
         counters.outOfRangeValues += 1
         return mapping.clamped(value)
-    }
-
-    // MARK: Frames
-
-    private mutating func finishReport(at time: Instant, released: Bool) -> TouchFrame? {
-        counters.reports += 1
-        if case .singleTouch = mode, let minimum = filters.minimumPressure {
-            let pressed = buttonDown && pressure >= minimum
-            if pressed, slots[0].touch == nil { begin(0, trackingID: 0) }
-            if !pressed, slots[0].touch != nil { end(0) }
-        }
-        if touchButtonReleased {
-            // Nothing touches any more, so a slot still holding a contact lost its lift: never leave
-            // it stuck. It is cancelled, not ended: it never lifted there. The kernel does exactly
-            // this when a device is unplugged (keys released, slots not), and an unplugged panel
-            // must not fire the button under the finger.
-            for slot in slots.indices where slots[slot].touch != nil {
-                end(slot, phase: .cancelled)
-                counters.stuckTouchesCancelled += 1
-                if released { counters.releaseCancelledTouches += 1 }
-            }
-            touchButtonReleased = false
-        }
-        if released {
-            // The kernel let go of the keys, not the fingers: whatever lifted in this report was
-            // taken away (a single-touch panel's BTN_TOUCH 0, mtdev's lifts for a protocol A panel).
-            for slot in slots.indices {
-                if slots[slot].ended != nil, slots[slot].endedPhase == .ended {
-                    slots[slot].endedPhase = .cancelled
-                    counters.releaseCancelledTouches += 1
-                }
-                if slots[slot].tap != nil, slots[slot].tapPhase == .ended {
-                    slots[slot].tapPhase = .cancelled
-                    counters.releaseCancelledTouches += 1
-                }
-            }
-        }
-        let needsPendingFrame = slots.contains { $0.tap != nil }
-        frameTouches.removeAll(keepingCapacity: true)
-        if needsPendingFrame { pendingTouches.removeAll(keepingCapacity: true) }
-        var changed = false
-        for slot in slots.indices {
-            if let touch = slots[slot].ended {
-                frameTouches.append(Touch(id: touch, phase: slots[slot].endedPhase, location: point(slots[slot].endedX, slots[slot].endedY)))
-                slots[slot].ended = nil
-                changed = true
-            }
-            if let touch = slots[slot].tap {
-                // The tap lvgl#5211 loses: began now, ended in a frame of its own at the same time.
-                let location = point(slots[slot].tapX, slots[slot].tapY)
-                frameTouches.append(Touch(id: touch, phase: .began, location: location))
-                pendingTouches.append(Touch(id: touch, phase: slots[slot].tapPhase, location: location))
-                slots[slot].tap = nil
-                counters.sameReportTaps += 1
-                changed = true
-            }
-            if let touch = slots[slot].touch {
-                var (x, y) = (slots[slot].x, slots[slot].y)
-                let jitter = Int64(filters.jitterUnits)
-                if jitter > 0, !slots[slot].began,
-                   abs(Int64(x) - Int64(slots[slot].reportedX)) < jitter, abs(Int64(y) - Int64(slots[slot].reportedY)) < jitter {
-                    (x, y) = (slots[slot].reportedX, slots[slot].reportedY)
-                }
-                let location = point(x, y)
-                let phase: TouchPhase
-                if slots[slot].began {
-                    phase = .began
-                } else if x != slots[slot].reportedX || y != slots[slot].reportedY {
-                    phase = .moved
-                } else {
-                    phase = .stationary
-                }
-                if phase != .stationary { changed = true }
-                frameTouches.append(Touch(id: touch, phase: phase, location: location))
-                if needsPendingFrame { pendingTouches.append(Touch(id: touch, phase: .stationary, location: location)) }
-                slots[slot].began = false
-                (slots[slot].reportedX, slots[slot].reportedY) = (x, y)
-            }
-        }
-        guard changed else { return nil }
-        counters.frames += 1
-        if needsPendingFrame {
-            if hasPendingFrame { counters.overwrittenPendingFrames += 1 }
-            hasPendingFrame = true
-            pendingTime = time
-            counters.pendingFrames += 1
-        }
-        return TouchFrame(time: time, touches: frameTouches)
-    }
-
-    private func point(_ x: Int32, _ y: Int32) -> Point {
-        let p = Point(x: xMapping.screen(x), y: yMapping.screen(y))
-        guard calibrates else { return p }
-        // Through pixel centres, so a flip takes pixel x to width - 1 - x exactly.
-        let c = calibration.apply((p.x + 0.5) / screen.width, (p.y + 0.5) / screen.height)
-        return Point(x: c.x * screen.width - 0.5, y: c.y * screen.height - 0.5)
-    }
-
-    // MARK: Diagnosis
-
-    private mutating func noteChange(of axis: AbsoluteAxis) {
-        if axis == xAxis || axis == yAxis {
-            positionAxisChanged = true
-        } else if Int(axis.rawValue) < UInt64.bitWidth {
-            otherAxesChanged |= 1 << UInt64(axis.rawValue)
-        }
-    }
-
-    /// Axes that changed but cannot carry a position, left out of the suggestion.
-    private static let notPositions: Set<AbsoluteAxis> = [.pressure, .distance, .toolWidth, .misc]
-
-    /// The two axes that seem to carry the position, when touches came down and the position axes never changed.
-    public var suggestedPositionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? {
-        let candidates = changedOtherAxes
-        return candidates.count >= 2 ? (candidates[0], candidates[1]) : nil
-    }
-
-    private var changedOtherAxes: [AbsoluteAxis] {
-        guard touchesCameDown, !positionAxisChanged else { return [] }
-        return (0..<UInt64.bitWidth).compactMap { bit in
-            guard otherAxesChanged & (1 << UInt64(bit)) != 0 else { return nil }
-            let axis = AbsoluteAxis(rawValue: UInt16(bit))
-            return axis.isMultitouch || Self.notPositions.contains(axis) ? nil : axis
-        }
-    }
-
-    /// A warning for the user when the trace so far looks decoded from the wrong axes, else nil.
-    ///
-    /// Such as "touches came down but ABS_X/ABS_Y never changed; the position seems to be on
-    /// ABS_Z/ABS_RX: try --position-axes ABS_Z,ABS_RX".
-    public var diagnostic: String? {
-        guard touchesCameDown, !positionAxisChanged else { return nil }
-        let problem = "touches came down but \(xAxis.name)/\(yAxis.name) never changed"
-        if let (x, y) = suggestedPositionAxes {
-            return problem + "; the position seems to be on \(x.name)/\(y.name): try --position-axes \(x.name),\(y.name)"
-        }
-        let others = changedOtherAxes
-        if others.isEmpty { return problem + ", nor did any other axis that could carry a position" }
-        return problem + "; only \(others.map(\.name).joined(separator: ", ")) changed"
     }
 }

@@ -1,0 +1,98 @@
+import KioskCore
+
+// Closing a report: the frame it completes, and the pending frame a same-report tap needs.
+extension TouchDecoder {
+    mutating func finishReport(at time: Instant, released: Bool) -> TouchFrame? {
+        counters.reports += 1
+        if case .singleTouch = mode, let minimum = filters.minimumPressure {
+            let pressed = buttonDown && pressure >= minimum
+            if pressed, slots[0].touch == nil { begin(0, trackingID: 0) }
+            if !pressed, slots[0].touch != nil { end(0) }
+        }
+        if touchButtonReleased {
+            // Nothing touches any more, so a slot still holding a contact lost its lift: never leave
+            // it stuck. It is cancelled, not ended: it never lifted there. The kernel does exactly
+            // this when a device is unplugged (keys released, slots not), and an unplugged panel
+            // must not fire the button under the finger.
+            for slot in slots.indices where slots[slot].touch != nil {
+                end(slot, phase: .cancelled)
+                counters.stuckTouchesCancelled += 1
+                if released { counters.releaseCancelledTouches += 1 }
+            }
+            touchButtonReleased = false
+        }
+        if released {
+            // The kernel let go of the keys, not the fingers: whatever lifted in this report was
+            // taken away (a single-touch panel's BTN_TOUCH 0, mtdev's lifts for a protocol A panel).
+            for slot in slots.indices {
+                if slots[slot].ended != nil, slots[slot].endedPhase == .ended {
+                    slots[slot].endedPhase = .cancelled
+                    counters.releaseCancelledTouches += 1
+                }
+                if slots[slot].tap != nil, slots[slot].tapPhase == .ended {
+                    slots[slot].tapPhase = .cancelled
+                    counters.releaseCancelledTouches += 1
+                }
+            }
+        }
+        let needsPendingFrame = slots.contains { $0.tap != nil }
+        frameTouches.removeAll(keepingCapacity: true)
+        if needsPendingFrame { pendingTouches.removeAll(keepingCapacity: true) }
+        var changed = false
+        for slot in slots.indices {
+            if let touch = slots[slot].ended {
+                frameTouches.append(Touch(id: touch, phase: slots[slot].endedPhase, location: point(slots[slot].endedX, slots[slot].endedY)))
+                slots[slot].ended = nil
+                changed = true
+            }
+            if let touch = slots[slot].tap {
+                // The tap lvgl#5211 loses: began now, ended in a frame of its own at the same time.
+                let location = point(slots[slot].tapX, slots[slot].tapY)
+                frameTouches.append(Touch(id: touch, phase: .began, location: location))
+                pendingTouches.append(Touch(id: touch, phase: slots[slot].tapPhase, location: location))
+                slots[slot].tap = nil
+                counters.sameReportTaps += 1
+                changed = true
+            }
+            if let touch = slots[slot].touch {
+                var (x, y) = (slots[slot].x, slots[slot].y)
+                let jitter = Int64(filters.jitterUnits)
+                if jitter > 0, !slots[slot].began,
+                   abs(Int64(x) - Int64(slots[slot].reportedX)) < jitter, abs(Int64(y) - Int64(slots[slot].reportedY)) < jitter {
+                    (x, y) = (slots[slot].reportedX, slots[slot].reportedY)
+                }
+                let location = point(x, y)
+                let phase: TouchPhase
+                if slots[slot].began {
+                    phase = .began
+                } else if x != slots[slot].reportedX || y != slots[slot].reportedY {
+                    phase = .moved
+                } else {
+                    phase = .stationary
+                }
+                if phase != .stationary { changed = true }
+                frameTouches.append(Touch(id: touch, phase: phase, location: location))
+                if needsPendingFrame { pendingTouches.append(Touch(id: touch, phase: .stationary, location: location)) }
+                slots[slot].began = false
+                (slots[slot].reportedX, slots[slot].reportedY) = (x, y)
+            }
+        }
+        guard changed else { return nil }
+        counters.frames += 1
+        if needsPendingFrame {
+            if hasPendingFrame { counters.overwrittenPendingFrames += 1 }
+            hasPendingFrame = true
+            pendingTime = time
+            counters.pendingFrames += 1
+        }
+        return TouchFrame(time: time, touches: frameTouches)
+    }
+
+    func point(_ x: Int32, _ y: Int32) -> Point {
+        let p = Point(x: xMapping.screen(x), y: yMapping.screen(y))
+        guard calibrates else { return p }
+        // Through pixel centres, so a flip takes pixel x to width - 1 - x exactly.
+        let c = calibration.apply((p.x + 0.5) / screen.width, (p.y + 0.5) / screen.height)
+        return Point(x: c.x * screen.width - 0.5, y: c.y * screen.height - 0.5)
+    }
+}
