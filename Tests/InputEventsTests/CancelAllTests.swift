@@ -13,21 +13,14 @@ struct CancelAllTests {
         fetchPending: Bool = true
     ) throws -> (frames: [[String]], cancelled: [String]?, decoder: TouchDecoder) {
         var decoder = try TouchDecoder(device: device, screen: panel, filters: filters)
-        var frames: [[String]] = []
-        for event in script.events {
-            if let frame = decoder.feed(event) { frames.append(summary(frame)) }
-            while fetchPending, let frame = decoder.nextPendingFrame() { frames.append(summary(frame)) }
-        }
+        let frames = decode(script.events, with: &decoder, fetchPending: fetchPending).map(summary)
         let cancelled = decoder.cancelAll(at: script.now).map(summary)
         return (frames, cancelled, decoder)
     }
 
     @Test func aTouchThatEndedInTheUnfinishedReportIsCancelledNotTheOneThatBeganThere() throws {
         // Fuzz finding decoder-cancel-all-keeps-ended-touch: a new tracking id on slot 0, no SYN_REPORT.
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 200)
-        k.report()
+        var k = KernelScript(touch: 1, at: 100, 200)
         k.trackingID(2)
         k.abs(.multitouchPositionX, 300)
         let (frames, cancelled, decoder) = try cancelling(k)
@@ -47,10 +40,7 @@ struct CancelAllTests {
     }
 
     @Test func aLiftInTheUnfinishedReportStillCancelsTheTouch() throws {
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 200)
-        k.report()
+        var k = KernelScript(touch: 1, at: 100, 200)
         k.abs(.multitouchPositionX, 150)
         k.lift()
         let (_, cancelled, _) = try cancelling(k)
@@ -58,18 +48,11 @@ struct CancelAllTests {
     }
 
     @Test func aTapInTheUnfinishedReportIsLeftOutAndTheOtherFingersCancelled() throws {
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 200)
-        k.report()
+        var k = KernelScript(touch: 1, at: 100, 200)
         k.abs(.multitouchPositionX, 110)
-        k.slot(1)
-        k.trackingID(2)
-        k.position(500, 300)
-        k.lift()
+        k.tap(2, slot: 1, at: 500, 300)
         k.slot(2)
-        k.trackingID(3)
-        k.position(600, 400)
+        k.touch(3, at: 600, 400)
         let (_, cancelled, decoder) = try cancelling(k)
         #expect(cancelled == ["1 cancelled 100.0,200.0"])
         #expect(decoder.activeTouchCount == 0)
@@ -77,14 +60,8 @@ struct CancelAllTests {
 
     @Test func aTapWhoseEndWasNotFetchedIsCancelled() throws {
         // The report's frame began the tap; its end waits for nextPendingFrame, which never came.
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 200)
-        k.report()
-        k.slot(1)
-        k.trackingID(2)
-        k.position(500, 300)
-        k.lift()
+        var k = KernelScript(touch: 1, at: 100, 200)
+        k.tap(2, slot: 1, at: 500, 300)
         k.report()
         let (frames, cancelled, decoder) = try cancelling(k, fetchPending: false)
         #expect(frames == [["1 began 100.0,200.0"], ["1 stationary 100.0,200.0", "2 began 500.0,300.0"]])
@@ -96,9 +73,7 @@ struct CancelAllTests {
 
     @Test func singleTouchCancelsTheReportedPressNotTheOneInTheUnfinishedReport() throws {
         var k = KernelScript()
-        k.abs(.x, 1024)
-        k.abs(.y, 1024)
-        k.touchButton(true)
+        k.press(1024, 1024)
         k.report()
         k.touchButton(false)
         k.abs(.x, 3072)
@@ -111,9 +86,7 @@ struct CancelAllTests {
 
     @Test func singleTouchPressWhoseReportNeverFinishedIsNotCancelled() throws {
         var k = KernelScript()
-        k.abs(.x, 1024)
-        k.abs(.y, 1024)
-        k.touchButton(true)
+        k.press(1024, 1024)
         let (_, cancelled, decoder) = try cancelling(k, device: SyntheticTouchscreen.resistive)
         #expect(cancelled == nil)
         #expect(decoder.activeTouchCount == 0)
@@ -121,9 +94,7 @@ struct CancelAllTests {
 
     @Test func singleTouchReleaseInTheUnfinishedReportStillCancelsTheTouch() throws {
         var k = KernelScript()
-        k.abs(.x, 1024)
-        k.abs(.y, 1024)
-        k.touchButton(true)
+        k.press(1024, 1024)
         k.report()
         k.touchButton(false)
         let (_, cancelled, _) = try cancelling(k, device: SyntheticTouchscreen.resistive)
@@ -131,20 +102,14 @@ struct CancelAllTests {
     }
 
     @Test func afterTheCancelTheNextContactIsANewTouch() throws {
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 200)
-        k.report()
+        var k = KernelScript(touch: 1, at: 100, 200)
         k.trackingID(2)
         k.touchButton(false)
         var decoder = try TouchDecoder(device: SyntheticTouchscreen.ft5406, screen: panel)
         _ = decode(k.events, with: &decoder)
         #expect(decoder.cancelAll(at: k.now).map(summary) == ["1 cancelled 100.0,200.0"])
         // The unfinished report's BTN_TOUCH 0 went with it: it cancels nothing of the next device's.
-        var next = KernelScript()
-        next.trackingID(8)
-        next.position(50, 60)
-        next.report()
+        let next = KernelScript(touch: 8, at: 50, 60)
         #expect(decode(next.events, with: &decoder).map(summary) == [["3 began 50.0,60.0"]])
     }
 }

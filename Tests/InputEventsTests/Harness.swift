@@ -19,12 +19,13 @@ enum Recording: String, CaseIterable {
 
 let panel = Size(width: 800, height: 480)
 
-/// Every frame a decoder makes of `events`, pending frames included, in delivery order.
-func decode(_ events: [InputEvent], with decoder: inout TouchDecoder) -> [TouchFrame] {
+/// Every frame a decoder makes of `events`, pending frames included unless `fetchPending` is
+/// false, in delivery order.
+func decode(_ events: [InputEvent], with decoder: inout TouchDecoder, fetchPending: Bool = true) -> [TouchFrame] {
     var frames: [TouchFrame] = []
     for event in events {
         if let frame = decoder.feed(event) { frames.append(frame) }
-        while let frame = decoder.nextPendingFrame() { frames.append(frame) }
+        while fetchPending, let frame = decoder.nextPendingFrame() { frames.append(frame) }
     }
     return frames
 }
@@ -75,6 +76,23 @@ struct KernelScript {
         abs(.multitouchPositionX, x)
         abs(.multitouchPositionY, y)
     }
+    /// A finger with tracking id `id` put down at (`x`, `y`) on the current slot.
+    mutating func touch(_ id: Int32, at x: Int32, _ y: Int32) {
+        trackingID(id)
+        position(x, y)
+    }
+    /// A finger put down at (`x`, `y`) on `slot` and lifted before the report closes.
+    mutating func tap(_ id: Int32, slot: Int32, at x: Int32, _ y: Int32) {
+        self.slot(slot)
+        touch(id, at: x, y)
+        lift()
+    }
+    /// A single-touch press at (`x`, `y`): ABS_X, ABS_Y, then BTN_TOUCH 1.
+    mutating func press(_ x: Int32, _ y: Int32) {
+        abs(.x, x)
+        abs(.y, y)
+        touchButton(true)
+    }
     mutating func touchButton(_ down: Bool) { events.append(InputEvent(time: now, KeyCode.touch, down ? 1 : 0)) }
     mutating func abs(_ axis: AbsoluteAxis, _ value: Int32) { events.append(InputEvent(time: now, axis, value)) }
     mutating func dropped() { events.append(InputEvent(time: now, SynchronizationCode.dropped, 0)) }
@@ -84,6 +102,15 @@ struct KernelScript {
     mutating func report(value: Int32 = 0) {
         events.append(InputEvent(time: now, SynchronizationCode.report, value))
         now = now.adding(seconds: 0.010)
+    }
+}
+
+extension KernelScript {
+    /// A script that starts with one finger (tracking id `id`, slot 0) down at (`x`, `y`), reported.
+    init(touch id: Int32, at x: Int32, _ y: Int32) {
+        self.init()
+        touch(id, at: x, y)
+        report()
     }
 }
 

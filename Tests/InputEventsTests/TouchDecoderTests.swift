@@ -8,8 +8,7 @@ import Testing
 struct TouchDecoderTests {
     @Test func aFingerDownMovingAndUpGivesBeganMovedEnded() throws {
         var k = KernelScript()
-        k.trackingID(40)
-        k.position(100, 200)
+        k.touch(40, at: 100, 200)
         k.touchButton(true)
         k.report()
         k.abs(.multitouchPositionX, 120)
@@ -27,8 +26,7 @@ struct TouchDecoderTests {
     @Test func aPressAndReleaseInOneReportIsNotLost() throws {
         // lvgl#5211: the driver reports the press and the release before one SYN_REPORT.
         var k = KernelScript()
-        k.trackingID(7)
-        k.position(300, 100)
+        k.touch(7, at: 300, 100)
         k.lift()
         k.report()
         var decoder = try TouchDecoder(device: SyntheticTouchscreen.ft5406, screen: panel, positionAxes: nil)
@@ -43,14 +41,8 @@ struct TouchDecoderTests {
     }
 
     @Test func aTapInOneReportKeepsTheOtherFingersInBothFrames() throws {
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(10, 10)
-        k.report()
-        k.slot(1)
-        k.trackingID(2)
-        k.position(500, 300)
-        k.lift()
+        var k = KernelScript(touch: 1, at: 10, 10)
+        k.tap(2, slot: 1, at: 500, 300)
         k.report()
         let (frames, _) = try decodeScript(k)
         #expect(frames.map(summary) == [
@@ -61,10 +53,7 @@ struct TouchDecoderTests {
     }
 
     @Test func aNewTrackingIDWithoutALiftEndsTheOldTouchAndBeginsANewOne() throws {
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(10, 20)
-        k.report()
+        var k = KernelScript(touch: 1, at: 10, 20)
         k.trackingID(2)
         k.abs(.multitouchPositionX, 50)
         k.report()
@@ -94,10 +83,7 @@ struct TouchDecoderTests {
     }
 
     @Test func afterSYNDroppedEverythingUpToTheNextReportIsIgnored() throws {
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 100)
-        k.report()
+        var k = KernelScript(touch: 1, at: 100, 100)
         k.abs(.multitouchPositionX, 150)
         k.report()
         k.dropped()
@@ -119,8 +105,7 @@ struct TouchDecoderTests {
 
     @Test func aLiftAndATouchLostInADropAreTakenFromTheResyncThatFollows() throws {
         var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 100)
+        k.touch(1, at: 100, 100)
         k.touchButton(true)
         k.report()
         k.dropped()
@@ -128,15 +113,13 @@ struct TouchDecoderTests {
         k.position(200, 200)
         k.lift()
         k.slot(1)
-        k.trackingID(2)
-        k.position(600, 400)
+        k.touch(2, at: 600, 400)
         k.touchButton(false)
         k.report()
         // libevdev's resync: slot 0 holds a new contact at 300,300, slot 1 nothing; the slot selected is 0.
         k.slot(0)
         k.lift()
-        k.trackingID(3)
-        k.position(300, 300)
+        k.touch(3, at: 300, 300)
         k.report()
         k.abs(.multitouchPositionX, 310)
         k.report()
@@ -158,9 +141,7 @@ struct TouchDecoderTests {
         // Y 15 and its SYN_REPORT come after it and are ignored; X 11 and BTN_TOUCH 0 are read.
         func events(dropping: Bool) -> [InputEvent] {
             var k = KernelScript()
-            k.abs(.x, 900)
-            k.abs(.y, 800)
-            k.touchButton(true)
+            k.press(900, 800)
             k.report()
             k.abs(.x, 1000)
             k.abs(.y, 1000)
@@ -185,11 +166,9 @@ struct TouchDecoderTests {
 
     @Test func aSlotSelectedInTheDroppedPartSelectsNothing() throws {
         var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 100)
+        k.touch(1, at: 100, 100)
         k.slot(1)
-        k.trackingID(2)
-        k.position(500, 300)
+        k.touch(2, at: 500, 300)
         k.report()
         k.dropped()
         k.slot(0)
@@ -206,10 +185,7 @@ struct TouchDecoderTests {
     }
 
     @Test func aSecondDropBeforeTheReportKeepsDroppingAndAReportEndsIt() throws {
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 100)
-        k.report()
+        var k = KernelScript(touch: 1, at: 100, 100)
         k.dropped()
         k.abs(.multitouchPositionX, 700)
         k.dropped()
@@ -225,28 +201,19 @@ struct TouchDecoderTests {
     }
 
     @Test func aDropThatNeverEndsIsForgottenWhenTheDeviceGoesAway() throws {
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 100)
-        k.report()
+        var k = KernelScript(touch: 1, at: 100, 100)
         k.dropped()
         k.lift()
         var decoder = try TouchDecoder(device: SyntheticTouchscreen.ft5406, screen: panel, positionAxes: nil)
         _ = decode(k.events, with: &decoder)
         #expect(decoder.cancelAll(at: k.now).map(summary) == ["1 cancelled 100.0,100.0"])
         // A new device, or the same one back: its first report is read, not dropped.
-        var next = KernelScript()
-        next.trackingID(4)
-        next.position(50, 60)
-        next.report()
+        let next = KernelScript(touch: 4, at: 50, 60)
         #expect(decode(next.events, with: &decoder).map(summary) == [["2 began 50.0,60.0"]])
     }
 
     @Test func eventsNoKernelSendsAreCountedAndChangeNothing() throws {
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 100)
-        k.report()
+        let k = KernelScript(touch: 1, at: 100, 100)
         let t = k.now
         let impossible = [
             InputEvent(time: t, type: .absolute, code: EventCode(rawValue: 0x40), value: 5), // ABS_CNT
@@ -269,17 +236,14 @@ struct TouchDecoderTests {
 
     @Test func touchButtonUpCancelsSlotsThatNeverLifted() throws {
         var k = KernelScript()
-        k.trackingID(1)
-        k.position(100, 100)
+        k.touch(1, at: 100, 100)
         k.slot(1)
-        k.trackingID(2)
-        k.position(200, 200)
+        k.touch(2, at: 200, 200)
         k.touchButton(true)
         k.report()
         k.touchButton(false)  // both lifts lost
         k.report()
-        k.trackingID(3)
-        k.position(300, 300)
+        k.touch(3, at: 300, 300)
         k.touchButton(true)
         k.report()
         let (frames, decoder) = try decodeScript(k)
@@ -293,10 +257,7 @@ struct TouchDecoderTests {
     }
 
     @Test func valuesOutsideTheAxisRangeAreClampedAndCounted() throws {
-        var k = KernelScript()
-        k.trackingID(1)
-        k.position(900, -5)
-        k.report()
+        let k = KernelScript(touch: 1, at: 900, -5)
         let (frames, decoder) = try decodeScript(k)
         #expect(frames.map(summary) == [["1 began 799.0,0.0"]])
         #expect(decoder.counters.outOfRangeValues == 2)
@@ -305,12 +266,10 @@ struct TouchDecoderTests {
     @Test func aSlotBeyondTheAxisIsIgnoredWithTheValuesThatFollowIt() throws {
         var k = KernelScript()
         k.slot(12)  // the FT5406 has slots 0...9
-        k.trackingID(1)
-        k.position(100, 100)
+        k.touch(1, at: 100, 100)
         k.report()
         k.slot(3)
-        k.trackingID(2)
-        k.position(200, 200)
+        k.touch(2, at: 200, 200)
         k.report()
         let (frames, decoder) = try decodeScript(k)
         #expect(frames.map(summary) == [["1 began 200.0,200.0"]])
@@ -319,11 +278,9 @@ struct TouchDecoderTests {
 
     @Test func slotZeroIsCurrentUntilTheFirstSlotEvent() throws {
         var k = KernelScript()
-        k.trackingID(1)
-        k.position(10, 10)
+        k.touch(1, at: 10, 10)
         k.slot(1)
-        k.trackingID(2)
-        k.position(20, 20)
+        k.touch(2, at: 20, 20)
         k.report()
         k.slot(0)
         k.lift()
@@ -337,11 +294,9 @@ struct TouchDecoderTests {
 
     @Test func fingersThatDidNotMoveAreStationaryAndAnUnchangedReportGivesNoFrame() throws {
         var k = KernelScript()
-        k.trackingID(1)
-        k.position(10, 10)
+        k.touch(1, at: 10, 10)
         k.slot(1)
-        k.trackingID(2)
-        k.position(20, 20)
+        k.touch(2, at: 20, 20)
         k.report()
         k.abs(.multitouchPositionY, 25)
         k.report()

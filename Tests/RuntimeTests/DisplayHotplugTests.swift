@@ -82,7 +82,7 @@ struct UeventTests {
 }
 
 /// A display whose connector can be unplugged and plugged in again, as the kernel reports it.
-final class PluggableOutput: FrameOutput {
+final class PluggableOutput: WrappedOutput {
     let inner: HeadlessOutput
     var connection = DisplayConnection(connector: "HDMI-A-1", isConnected: true, modes: [DisplayMode(width: 800, height: 480, refresh: 60, isPreferred: true)])
     private(set) var recoveries = 0
@@ -90,24 +90,10 @@ final class PluggableOutput: FrameOutput {
     init(_ inner: HeadlessOutput) { self.inner = inner }
 
     var summary: String { "pluggable " + inner.summary }
-    var width: Int { inner.width }
-    var height: Int { inner.height }
-    var refreshHz: Int { inner.refreshHz }
-    var pollDescriptor: Int32? { nil }
-    var isFlipPending: Bool { false }
-    var lastFlipTime: Instant { inner.lastFlipTime }
-    var flipCount: Int { inner.flipCount }
-    func copy(from shadow: PixelBuffer, damage: [Rect], rotation: DisplayRotation) throws(DisplayError) {
-        try inner.copy(from: shadow, damage: damage, rotation: rotation)
-    }
-    func present() throws(DisplayError) { try inner.present() }
-    func handleEvents() throws(DisplayError) {}
-    func setPower(on: Bool) throws(DisplayError) {}
     func recover() throws(DisplayError) {
         guard connection.isConnected else { throw DisplayError("card0: HDMI-A-1: nothing is connected") }
         recoveries += 1
     }
-    func restore() -> DisplayError? { nil }
     func probeConnection() -> DisplayConnection? { connection }
 }
 
@@ -115,40 +101,14 @@ final class PluggableOutput: FrameOutput {
 /// nothing is drawn; plugged in again, a whole frame is drawn at once, though nothing moved.
 @Suite("The live loop on display hotplug")
 struct DisplayHotplugLoopTests {
-    final class Run {
-        let folder: URL
-        let handler = InMemoryLogHandler()
-        let clock = VirtualClock()
+    final class Run: LiveLoopRun {
         let output: PluggableOutput
-        let loop: KioskLoop
 
         init() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-hotplug-\(UUID().uuidString.prefix(8))")
-            self.folder = folder
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let scene = try String(contentsOfFile: KioskLoopTests.configPath, encoding: .utf8).components(separatedBy: "\n[display]").first ?? ""
-            let path = folder.appendingPathComponent("kiosk.conf").path
-            try (scene + "\n[input]\ndirectory = \"\(folder.path)\"\n[log]\nserial = \"none\"\n").write(toFile: path, atomically: true, encoding: .utf8)
-            let handler = self.handler, clock = self.clock
-            var logger = Logger(label: "test", factory: { _ in handler })
-            logger.logLevel = .debug
-            let output = PluggableOutput(try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }))
-            self.output = output
-            loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug), logger: logger, logPump: nil,
-                                 output: { _ throws(DisplayError) in output }, clock: { clock.now })
+            let clock = VirtualClock()
+            output = PluggableOutput(try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }))
+            try super.init("hotplug", clock: clock, output: output)
             loop.tick(at: clock.now)
-        }
-
-        deinit { try? FileManager.default.removeItem(at: folder) }
-
-        func drag(from a: Point, by steps: Int) {
-            for (i, phase) in ([TouchPhase.began] + Array(repeating: .moved, count: steps) + [.ended]).enumerated() {
-                clock.now = clock.now.adding(seconds: 1.0 / 60)
-                let p = Point(x: a.x + Double(i) * 4, y: a.y)
-                loop.process(TouchFrame(time: clock.now, touches: [Touch(id: TouchID(1), phase: phase, location: p)]),
-                             touchesDown: phase.isFinal ? 0 : 1)
-                loop.tick(at: clock.now)
-            }
         }
 
         var displayLines: [String] {

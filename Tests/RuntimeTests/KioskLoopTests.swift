@@ -17,16 +17,17 @@ struct KioskLoopTests {
     static let configPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("config/kiosk.toml").path
 
+    /// The loop on the default scene; `output` (default: an 800x480 headless display) reads `clock`.
     final class Harness {
-        let clock = VirtualClock()
+        let clock: VirtualClock
         let loop: KioskLoop
-        let output: HeadlessOutput
+        let output: any FrameOutput
         let finger = TouchID(1)
 
-        init() throws {
+        init(clock: VirtualClock = VirtualClock(), output given: (any FrameOutput)? = nil) throws {
             let configuration = try KioskConfiguration.load(path: KioskLoopTests.configPath)
-            let clock = self.clock
-            output = try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now })
+            self.clock = clock
+            output = try given ?? HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now })
             loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: { clock.now })
             loop.tick(at: clock.now)
         }
@@ -62,7 +63,7 @@ struct KioskLoopTests {
 
 /// A display that fails as a real one can: a page flip refused (DRM master taken by another
 /// process, a VT switch) or the cable pulled; the real kernel in the VM cannot be made to do it.
-final class FailingOutput: FrameOutput {
+final class FailingOutput: WrappedOutput {
     let inner: HeadlessOutput
     /// While true, every present fails and recovery is refused.
     var isDown = false
@@ -72,16 +73,6 @@ final class FailingOutput: FrameOutput {
     init(_ inner: HeadlessOutput) { self.inner = inner }
 
     var summary: String { "failing " + inner.summary }
-    var width: Int { inner.width }
-    var height: Int { inner.height }
-    var refreshHz: Int { inner.refreshHz }
-    var pollDescriptor: Int32? { nil }
-    var isFlipPending: Bool { false }
-    var lastFlipTime: Instant { inner.lastFlipTime }
-    var flipCount: Int { inner.flipCount }
-    func copy(from shadow: PixelBuffer, damage: [Rect], rotation: DisplayRotation) throws(DisplayError) {
-        try inner.copy(from: shadow, damage: damage, rotation: rotation)
-    }
     func present() throws(DisplayError) {
         if isDown {
             failedPresents += 1
@@ -89,36 +80,26 @@ final class FailingOutput: FrameOutput {
         }
         try inner.present()
     }
-    func handleEvents() throws(DisplayError) {}
-    func setPower(on: Bool) throws(DisplayError) {}
     func recover() throws(DisplayError) {
         guard !isDown else { throw DisplayError("card0: cannot become DRM master again: master held by another process") }
         recoveries += 1
     }
-    func restore() -> DisplayError? { nil }
 }
 
 @Suite("The kiosk loop when the display fails")
 struct DisplayFaultTests {
     @Test func inputGoesOnWhileTheDisplayIsDownAndAWholeFrameIsDrawnWhenItIsBack() throws {
-        let configuration = try KioskConfiguration.load(path: KioskLoopTests.configPath)
         let clock = VirtualClock()
         let output = FailingOutput(try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }))
-        let loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: { clock.now })
-        loop.tick(at: clock.now)
+        let h = try KioskLoopTests.Harness(clock: clock, output: output)
+        let loop = h.loop
         #expect(output.flipCount == 1)
 
         // The display goes; a finger drags yellow meanwhile.
         output.isDown = true
-        let finger = TouchID(1)
-        func frame(_ phase: TouchPhase, _ p: Point) {
-            clock.now = clock.now.adding(seconds: 1.0 / 60)
-            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: finger, phase: phase, location: p)]), touchesDown: phase.isFinal ? 0 : 1)
-            loop.tick(at: clock.now)
-        }
-        frame(.began, Point(x: 160, y: 190))
-        for i in 1...30 { frame(.moved, Point(x: 160 + Double(i) * 4, y: 190)) }
-        frame(.ended, Point(x: 280, y: 190))
+        h.frame(.began, Point(x: 160, y: 190))
+        for i in 1...30 { h.frame(.moved, Point(x: 160 + Double(i) * 4, y: 190)) }
+        h.frame(.ended, Point(x: 280, y: 190))
         #expect(output.failedPresents == 1, "one failure, then it waits for the retry instead of hammering the card")
         let yellow = try #require(loop.scene.viewID(named: "yellow"))
         #expect(loop.scene.views[yellow.rawValue].center.x > 270, "the scene went on without a display")
@@ -145,30 +126,9 @@ struct DisplayFaultTests {
 @Suite("The live loop's log")
 struct LiveLoopLogTests {
     @Test func atDebugEveryGestureDecisionIsLogged() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-loop-log-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let scene = try String(contentsOfFile: KioskLoopTests.configPath, encoding: .utf8).components(separatedBy: "\n[display]").first ?? ""
-        let path = folder.appendingPathComponent("kiosk.conf").path
-        try (scene + "\n[input]\ndirectory = \"\(folder.path)\"\n[log]\nserial = \"none\"\n").write(toFile: path, atomically: true, encoding: .utf8)
-
-        let handler = InMemoryLogHandler()
-        var logger = Logger(label: "test", factory: { _ in handler })
-        logger.logLevel = .debug
-        let clock = VirtualClock()
-        let loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug), logger: logger,
-                                 logPump: nil, output: { _ throws(DisplayError) in
-                                     do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }) }
-                                     catch { throw DisplayError("\(error)") }
-                                 }, clock: { clock.now })
-        let finger = TouchID(1)
-        for (i, phase) in ([TouchPhase.began] + Array(repeating: .moved, count: 10) + [.ended]).enumerated() {
-            clock.now = clock.now.adding(seconds: 1.0 / 60)
-            let p = Point(x: 160 + Double(i) * 5, y: 190)
-            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: finger, phase: phase, location: p)]), touchesDown: phase.isFinal ? 0 : 1)
-            loop.tick(at: clock.now)
-        }
-        let messages = handler.entries.map { "\($0.level) \($0.message)" }
+        let run = try LiveLoopRun("loop-log")
+        run.drag(from: Point(x: 160, y: 190), by: 10, step: 5)
+        let messages = run.handler.entries.map { "\($0.level) \($0.message)" }
         #expect(messages.contains { $0.hasPrefix("debug gesture ") && $0.contains("pan@yellow began") }, "\(messages)")
         #expect(messages.contains { $0.hasPrefix("debug gesture ") && $0.contains("tap@yellow failed") }, "\(messages)")
         #expect(messages.contains { $0.hasPrefix("debug scene ") && $0.contains("\"view\": \"yellow\"") }, "\(messages)")

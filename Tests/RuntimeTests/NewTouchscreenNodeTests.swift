@@ -3,7 +3,7 @@ import Foundation
 import Gestures
 import InMemoryLogging
 import KioskCore
-import Logging
+import KioskTestSupport
 @testable import Runtime
 import Testing
 @testable import TouchInput
@@ -13,36 +13,11 @@ import Testing
 /// the time is up (no input comes to wake it) and says the error then, once.
 @Suite("The live loop and a new touchscreen node udev has not set up yet")
 struct NewTouchscreenNodeTests {
-    final class Clock { var now = Instant(seconds: 100) }
-
-    final class Run {
-        let folder: URL
-        let handler = InMemoryLogHandler()
-        let clock = Clock()
-        let loop: KioskLoop
+    final class Run: LiveLoopRun {
         /// Nodes that refuse to open (EACCES), as a node does before udev has set its group.
         var refused: Set<String> = []
 
-        init() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-newnode-\(UUID().uuidString.prefix(8))")
-            self.folder = folder
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let scene = try String(contentsOfFile: KioskLoopTests.configPath, encoding: .utf8).components(separatedBy: "\n[display]").first ?? ""
-            let path = folder.appendingPathComponent("kiosk.conf").path
-            try (scene + "\n[input]\ndirectory = \"\(folder.path)\"\n[log]\nserial = \"none\"\nstats_interval = 0\n")
-                .write(toFile: path, atomically: true, encoding: .utf8)
-            let handler = self.handler
-            var logger = Logger(label: "test", factory: { _ in handler })
-            logger.logLevel = .debug
-            let clock = self.clock
-            loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug), logger: logger, logPump: nil,
-                                 output: { _ throws(DisplayError) in
-                                     do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }) }
-                                     catch { throw DisplayError("\(error)") }
-                                 }, clock: { clock.now })
-        }
-
-        deinit { try? FileManager.default.removeItem(at: folder) }
+        init() throws { try super.init("newnode", log: "stats_interval = 0\n") }
 
         /// The kernel makes a node (not an input device here) that udev has not given its group yet.
         func kernelMakes(_ name: String) throws -> String {
@@ -58,10 +33,6 @@ struct NewTouchscreenNodeTests {
             }
             _ = FileManager.default.createFile(atPath: node, contents: nil)
             return node
-        }
-
-        var inputLines: [String] {
-            handler.entries.filter { $0.metadata.keys.contains { $0.hasPrefix("input.") } }.map { "\($0.level) \($0.message)" }
         }
     }
 

@@ -11,43 +11,17 @@ import Testing
 /// warning, never an error; only a device that is there and cannot be used is an error.
 @Suite("The live loop waiting for a touchscreen")
 struct WaitingForATouchscreenTests {
-    final class Run {
-        let folder: URL
-        let handler = InMemoryLogHandler()
-        let loop: KioskLoop
+    final class Run: LiveLoopRun {
 
-        /// A live loop on the default scene, headless, reading input from a folder of its own;
-        /// `device` is written as `[input] device` (relative to the folder) when given.
+        /// A live loop reading input from a folder of its own; `device` is written as
+        /// `[input] device` (relative to the folder) when given.
         init(device: String? = nil) throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-waiting-\(UUID().uuidString.prefix(8))")
-            self.folder = folder
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let scene = try String(contentsOfFile: KioskLoopTests.configPath, encoding: .utf8).components(separatedBy: "\n[display]").first ?? ""
-            let wanted = device.map { "device = \"\(folder.path)/\($0)\"\n" } ?? ""
-            let path = folder.appendingPathComponent("kiosk.conf").path
-            try (scene + "\n[input]\ndirectory = \"\(folder.path)\"\n\(wanted)[log]\nserial = \"none\"\n")
-                .write(toFile: path, atomically: true, encoding: .utf8)
-            let handler = self.handler
-            var logger = Logger(label: "test", factory: { _ in handler })
-            logger.logLevel = .debug
-            let clock = VirtualClock()
-            loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug), logger: logger, logPump: nil,
-                                 output: { _ throws(DisplayError) in
-                                     do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }) }
-                                     catch { throw DisplayError("\(error)") }
-                                 }, clock: { clock.now })
+            try super.init("waiting", input: { folder in device.map { "device = \"\(folder.path)/\($0)\"\n" } ?? "" })
         }
-
-        deinit { try? FileManager.default.removeItem(at: folder) }
 
         /// A file that is not an input device, where the kernel would make a node.
         func plantNode(_ name: String) {
             _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil)
-        }
-
-        /// The input lines so far, as `level message`.
-        var inputLines: [String] {
-            handler.entries.filter { $0.metadata.keys.contains { $0.hasPrefix("input.") } }.map { "\($0.level) \($0.message)" }
         }
     }
 

@@ -1,0 +1,84 @@
+import Display
+import Foundation
+import InMemoryLogging
+import KioskCore
+import KioskTestSupport
+import Logging
+import Render
+@testable import Runtime
+
+/// A live loop as `kiosk run` makes it, for the tests: the default scene, headless unless an output
+/// is given, logging at debug into `handler`, reading input from a folder of its own (`folder`).
+/// Suites subclass it for their own steps.
+class LiveLoopRun {
+    let folder: URL
+    let handler = InMemoryLogHandler()
+    let clock: VirtualClock
+    let loop: KioskLoop
+
+    /// `input` (given the folder) and `log` are more lines for the config's `[input]` and `[log]`
+    /// sections, each ending in a newline; without `output`, the loop gets a new headless display each time it asks.
+    init(
+        _ name: String, input: (_ folder: URL) -> String = { _ in "" }, log: String = "", clock: VirtualClock = VirtualClock(),
+        output given: (any FrameOutput)? = nil
+    ) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-\(name)-\(UUID().uuidString.prefix(8))")
+        self.folder = folder
+        self.clock = clock
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let scene = try String(contentsOfFile: KioskLoopTests.configPath, encoding: .utf8).components(separatedBy: "\n[display]").first ?? ""
+        let path = folder.appendingPathComponent("kiosk.conf").path
+        try (scene + "\n[input]\ndirectory = \"\(folder.path)\"\n\(input(folder))[log]\nserial = \"none\"\n\(log)")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let handler = self.handler
+        var logger = Logger(label: "test", factory: { _ in handler })
+        logger.logLevel = .debug
+        loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug), logger: logger, logPump: nil,
+                             output: { _ throws(DisplayError) in
+                                 if let given { return given }
+                                 do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }) }
+                                 catch { throw DisplayError("\(error)") }
+                             }, clock: { clock.now })
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// One finger down at `a`, `steps` moves of `step` points to the right a 60th of a second
+    /// apart, and up; the loop ticks after each frame.
+    func drag(from a: Point, by steps: Int, step: Double = 4) {
+        for (i, phase) in ([TouchPhase.began] + Array(repeating: .moved, count: steps) + [.ended]).enumerated() {
+            clock.now = clock.now.adding(seconds: 1.0 / 60)
+            let p = Point(x: a.x + Double(i) * step, y: a.y)
+            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: TouchID(1), phase: phase, location: p)]),
+                         touchesDown: phase.isFinal ? 0 : 1)
+            loop.tick(at: clock.now)
+        }
+    }
+
+    /// The input lines so far, as `level message`.
+    var inputLines: [String] {
+        handler.entries.filter { $0.metadata.keys.contains { $0.hasPrefix("input.") } }.map { "\($0.level) \($0.message)" }
+    }
+}
+
+/// A test display that hands everything but what it tests to a headless one.
+protocol WrappedOutput: FrameOutput {
+    var inner: HeadlessOutput { get }
+}
+
+extension WrappedOutput {
+    var width: Int { inner.width }
+    var height: Int { inner.height }
+    var refreshHz: Int { inner.refreshHz }
+    var pollDescriptor: Int32? { nil }
+    var isFlipPending: Bool { false }
+    var lastFlipTime: Instant { inner.lastFlipTime }
+    var flipCount: Int { inner.flipCount }
+    func copy(from shadow: PixelBuffer, damage: [Rect], rotation: DisplayRotation) throws(DisplayError) {
+        try inner.copy(from: shadow, damage: damage, rotation: rotation)
+    }
+    func present() throws(DisplayError) { try inner.present() }
+    func handleEvents() throws(DisplayError) {}
+    func setPower(on: Bool) throws(DisplayError) {}
+    func restore() -> DisplayError? { nil }
+}
