@@ -1,0 +1,61 @@
+import KioskCore
+import Scene
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a change to the scene came from: a finger on the panel, or a program outside.
+public enum ChangeSource: String, Sendable, Equatable {
+    case touch
+    case socket
+    case mqtt
+}
+
+/// A change asked for from outside the glass (the control socket, MQTT), applied by the loop as
+/// a finger's change would be: drawn, and reported to every extension.
+public enum RemoteCommand: Sendable, Equatable {
+    /// The slider's value (0...1).
+    case setValue(view: String, Double)
+    /// The switch's state.
+    case setOn(view: String, Bool)
+    /// The button's label.
+    case setLabel(view: String, String)
+    /// Fire the button's action as one tap would (Home Assistant's `button`).
+    case press(view: String)
+    /// Synthetic touches through the panel's path (decision trace included), at scene coordinates.
+    case tap(Point)
+    case swipe(from: Point, to: Point, seconds: Double)
+}
+
+/// Why a remote command was refused: said to the one who asked; nothing changed.
+public struct RemoteCommandError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// What an extension may do to the kiosk it serves. The loop implements it.
+public protocol CommandTarget: AnyObject {
+    /// The scene as it is now (for `get_state`, and for publishing whole states).
+    var scene: KioskScene { get }
+    /// Applies `command` now, or says why not. The events it causes reach every extension's
+    /// `publish` with `source`.
+    func apply(_ command: RemoteCommand, source: ChangeSource) -> Result<Void, RemoteCommandError>
+}
+
+/// Something beyond the touchscreen and the display that the loop serves from its one `poll()`:
+/// the control socket, hooks, MQTT. No threads, no blocking calls; queues are bounded, and what
+/// overflows is dropped and counted.
+public protocol LoopExtension: AnyObject {
+    /// Appends the descriptors to poll this wake-up, each with the events wanted now.
+    func appendPollDescriptors(to fds: inout [pollfd])
+    /// After `poll()`: serves the descriptors this extension added (found by fd in `ready`) and
+    /// whatever fell due by `now`. Commands go through `target`.
+    func service(_ ready: UnsafeBufferPointer<pollfd>, now: Instant, target: CommandTarget)
+    /// The earliest moment it must be woken without a ready descriptor (a timeout, a reconnect).
+    var nextDeadline: Instant? { get }
+    /// The scene's events since the last call, in order, with where the change came from.
+    func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant)
+    /// The loop is ending (a signal): last words, without blocking for long.
+    func shutdown(now: Instant)
+}
