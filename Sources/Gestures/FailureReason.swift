@@ -1,3 +1,5 @@
+import KioskCore
+
 /// Why a recognizer failed or was cancelled, kept as data so recording it costs nothing and
 /// turned into words only when the decision trace is printed.
 public enum FailureReason: Hashable, Sendable {

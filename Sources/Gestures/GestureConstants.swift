@@ -1,3 +1,5 @@
+import KioskCore
+
 /// Every default threshold of the engine, in one place, each with its source.
 ///
 /// UIKit documents some defaults (the `UI…GestureRecognizer` class references); those are taken as

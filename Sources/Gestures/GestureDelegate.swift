@@ -27,7 +27,8 @@ extension GestureDelegate {
 public protocol GestureEngineHost: AnyObject {
     /// Fills `path` with the views under `point`: the hit view first, then each ancestor up to the root.
     func hitPath(at point: Point, into path: inout [ViewID])
-    /// UIView's gestureRecognizerShouldBegin as a hit view answers it for a recognizer attached to
-    /// one of its ancestors: a control names the standard gesture it keeps for itself, or returns nil.
-    func hitView(_ view: ViewID, claimsGestureOf recognizer: GestureRecognizer, touch: TouchRecord) -> StaticString?
+    /// The standard gestures the hit view keeps from recognizers on its ancestors for a touch that
+    /// lands at `point` (UIView's gestureRecognizerShouldBegin as a control answers it), decided as
+    /// the touch lands. Asked once per touch; the engine keeps the answer with the touch.
+    func standardGestures(of view: ViewID, touchAt point: Point) -> StandardGestures
 }

@@ -129,11 +129,9 @@ extension GestureEngine {
             trace.record(now, r.id, .simultaneous(with: o, allowedBy: allowedBy))
         }
         if let d = r.delegate, !d.gestureRecognizerShouldBegin(r) { return fail(r, .delegateRefusedBegin, now: now) }
-        if let host {
-            for s in r.touchSlots where touches[s].hitView != r.view {
-                if let gesture = host.hitView(touches[s].hitView, claimsGestureOf: r, touch: touches[s]) {
-                    return fail(r, .claimedByControl(view: touches[s].hitView, gesture: gesture), now: now)
-                }
+        for s in r.touchSlots where touches[s].hitView != r.view {
+            if let gesture = touches[s].standardGestures.claimed(by: r, touch: touches[s]) {
+                return fail(r, .claimedByControl(view: touches[s].hitView, gesture: gesture), now: now)
             }
         }
         transition(r, to: r.isContinuous ? .began : .recognized, now: now)

@@ -29,7 +29,8 @@ public enum GestureSetupError: Error, Equatable, CustomStringConvertible {
 /// - Time is a parameter: `process` takes a frame with its timestamp and `advance(to:)` fires
 ///   timers; `nextDeadline` says when the next timer is due. Nothing here reads a clock.
 ///
-/// After each `process` or `advance(to:)`, `outputs` holds what happened, in order.
+/// After each `process` or `advance(to:)`, `outputs` holds what happened, in order, with the touches
+/// that began and on which view: the host learns of touches from the outputs, never from `touches`.
 /// The steady state (fingers moving) allocates nothing: storage is reserved up front.
 public final class GestureEngine {
     public let metrics: PanelMetrics
@@ -53,6 +54,8 @@ public final class GestureEngine {
     /// Recognizers that asked for a transition in this round, in the order they are carried out.
     var requesters: [RecognizerID] = []
     private var finalSlots: [Int] = []
+    /// Slots of the touches that began in this frame, for the `.touchBegan` outputs.
+    private var beganSlots: [Int] = []
 
     public init(metrics: PanelMetrics = .raspberryPi7Inch, touchCapacity: Int = 20, trace: DecisionTrace = DecisionTrace()) {
         self.metrics = metrics
@@ -63,6 +66,7 @@ public final class GestureEngine {
         requesters.reserveCapacity(RecognizerMask.capacity)
         members.reserveCapacity(RecognizerMask.capacity)
         finalSlots.reserveCapacity(touchCapacity)
+        beganSlots.reserveCapacity(touchCapacity)
     }
 
     // MARK: Setup
@@ -162,6 +166,10 @@ public final class GestureEngine {
         }
         dirty.removeAll()
         resolve(now: now)
+        for slot in beganSlots where touches[slot].hitView.rawValue >= 0 && !touches[slot].cancelledInView {
+            outputs.append(.touchBegan(touches[slot].id, view: touches[slot].hitView, time: now))
+        }
+        beganSlots.removeAll(keepingCapacity: true)
         for slot in finalSlots {
             for id in touches[slot].receivers {
                 let r = recognizers[id.rawValue]
@@ -202,6 +210,8 @@ public final class GestureEngine {
         path.removeAll(keepingCapacity: true)
         host?.hitPath(at: touch.location, into: &path)
         record.hitView = path.first ?? ViewID(-1)
+        if let hit = path.first, let host { record.standardGestures = host.standardGestures(of: hit, touchAt: touch.location) }
+        beganSlots.append(slot)
         for (depth, view) in path.enumerated() where view.rawValue >= 0 && view.rawValue < recognizersByView.count {
             for id in recognizersByView[view.rawValue] {
                 let r = recognizers[id.rawValue]

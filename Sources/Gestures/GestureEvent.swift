@@ -41,6 +41,9 @@ public struct GestureEvent: Sendable, Equatable {
 public enum EngineOutput: Sendable, Equatable {
     /// A recognizer changed state.
     case gesture(GestureEvent)
+    /// A touch began on `view` (its hit view) and no recognizer cancelled it there in this frame:
+    /// the view may track it. After the frame's gesture events.
+    case touchBegan(TouchID, view: ViewID, time: Instant)
     /// A recognizer that cancels touches in view began or recognized with this touch: the hit
     /// view must stop tracking it (a control stops, and does not fire).
     case touchCancelledInView(TouchID, view: ViewID, time: Instant)

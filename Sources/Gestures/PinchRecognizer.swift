@@ -1,3 +1,5 @@
+import KioskCore
+
 /// Recognizes two fingers moving apart or together, as UIPinchGestureRecognizer. Continuous.
 public final class PinchRecognizer: TwoFingerRecognizer {
     public var options: PinchOptions

@@ -1,3 +1,5 @@
+import KioskCore
+
 /// Recognizes two fingers turning, as UIRotationGestureRecognizer. Continuous.
 /// Radians, clockwise positive on the screen (y points down).
 public final class RotationRecognizer: TwoFingerRecognizer {

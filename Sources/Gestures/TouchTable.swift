@@ -12,6 +12,8 @@ public struct TouchRecord: Sendable {
     public internal(set) var hitView = ViewID(-1)
     /// The recognizers this touch is delivered to.
     public internal(set) var receivers = RecognizerMask()
+    /// What the hit view keeps for itself from recognizers on its ancestors, said when the touch landed.
+    public internal(set) var standardGestures = StandardGestures()
     /// The hit view was told this touch is cancelled (a recognizer took it).
     public internal(set) var cancelledInView = false
     var inUse = false

@@ -10,43 +10,44 @@ extension KioskScene {
             switch output {
             case .gesture(let e): apply(e)
             case .touchCancelledInView(let touch, _, let time): cancelTracking(touch, at: time)
+            case .touchBegan: break  // the controls take it up in `trackControls`, in the frame's order
             }
         }
     }
 
     private func apply(_ e: GestureEvent) {
         let i = e.recognizer.rawValue
-        let g = gestureOf[i]
+        let g = gestures[i].description
         let view = engine.recognizer(e.recognizer).view
         if recordsEvents { events.append(.gesture(e, view: g.view, recognizer: g.name, kind: g.spec.kind)) }
         let began = e.state == .began
         let under = e.state.isActive || e.state == .ended
         switch g.action {
         case .move, .moveAll:
-            if began { lastTranslation[i] = .zero }
+            if began { gestures[i].lastTranslation = .zero }
             guard under else { return }
-            let delta = e.translation - lastTranslation[i]
-            lastTranslation[i] = e.translation
+            let delta = e.translation - gestures[i].lastTranslation
+            gestures[i].lastTranslation = e.translation
             if g.action == .move {
                 moveSquare(view, by: delta)
             } else {
                 for s in squareOrder { moveSquare(s, by: delta) }
             }
         case .scale:
-            if began { lastScale[i] = 1 }
+            if began { gestures[i].lastScale = 1 }
             guard under else { return }
             let v = views[view.rawValue]
-            let target = min(max(v.scale * e.scale / lastScale[i], Self.scaleRange.lowerBound), Self.scaleRange.upperBound)
+            let target = min(max(v.scale * e.scale / gestures[i].lastScale, Self.scaleRange.lowerBound), Self.scaleRange.upperBound)
             let factor = target / v.scale
-            lastScale[i] = e.scale
+            gestures[i].lastScale = e.scale
             views[view.rawValue].scale = target
             // About the fingers, so the square stays under them.
             setCenter(view, e.location + (v.center - e.location) * factor)
         case .rotate:
-            if began { lastRotation[i] = 0 }
+            if began { gestures[i].lastRotation = 0 }
             guard under else { return }
-            let delta = e.rotation - lastRotation[i]
-            lastRotation[i] = e.rotation
+            let delta = e.rotation - gestures[i].lastRotation
+            gestures[i].lastRotation = e.rotation
             let v = views[view.rawValue]
             views[view.rawValue].rotation = normalizedAngle(v.rotation + delta)
             setCenter(view, e.location + (v.center - e.location).rotated(by: delta))
@@ -56,10 +57,10 @@ extension KioskScene {
                 views[view.rawValue].lifted = true
                 views[view.rawValue].dropStart = nil
                 bringToFront(view)
-                lastLocation[i] = e.location
+                gestures[i].lastLocation = e.location
             case .changed:
-                moveSquare(view, by: e.location - lastLocation[i])
-                lastLocation[i] = e.location
+                moveSquare(view, by: e.location - gestures[i].lastLocation)
+                gestures[i].lastLocation = e.location
             case .ended, .cancelled:
                 views[view.rawValue].lifted = false
                 views[view.rawValue].dropStart = e.time

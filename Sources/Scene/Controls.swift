@@ -1,15 +1,27 @@
 import Gestures
 import KioskCore
 
+/// A control's hold on one touch, from touch-down to lift or cancel, as UIControl tracks one.
+struct ControlTracking {
+    var touch: TouchID
+    /// The finger's x minus the knob's center at touch-down; NaN when a switch's touch came down off its knob.
+    var knobOffset = 0.0
+    /// At touch-down: the slider's value, or the x of the finger on a switch.
+    var startValue = 0.0
+    /// The switch's knob has been dragged past the pan hysteresis.
+    var moved = false
+
+    /// Whether the switch's or slider's touch came down on its knob.
+    var startedOnKnob: Bool { !knobOffset.isNaN }
+}
+
 /// The button, the slider and the switch follow the touches no recognizer took from them, as UIControl does.
 extension KioskScene {
     func trackControls(_ touch: Touch, at time: Instant) {
         switch touch.phase {
         case .began:
-            guard let slot = engine.touches.slot(of: touch.id) else { return }
-            let record = engine.touches[slot]
-            let v = record.hitView
-            guard !record.cancelledInView, v.rawValue >= 0, tracking[v.rawValue] == nil else { return }
+            // The engine says which view the touch began on, unless a recognizer took it at once.
+            guard let v = viewTouched(touch.id), tracking[v.rawValue] == nil else { return }
             beginTracking(v, touch, at: time)
         case .moved, .stationary:
             if let v = control(tracking: touch.id) { moveTracking(v, touch, at: time) }
@@ -20,13 +32,16 @@ extension KioskScene {
         }
     }
 
-    private func control(tracking touch: TouchID) -> ViewID? {
-        for i in tracking.indices where tracking[i] == touch { return ViewID(i) }
+    /// The view a touch began on in the engine's last frame, from its outputs.
+    private func viewTouched(_ touch: TouchID) -> ViewID? {
+        for case .touchBegan(let id, let view, _) in engine.outputs where id == touch { return view }
         return nil
     }
 
-    /// Whether the switch's or slider's tracked touch came down on its knob.
-    func startedOnKnob(_ v: ViewID) -> Bool { !trackingOffset[v.rawValue].isNaN }
+    private func control(tracking touch: TouchID) -> ViewID? {
+        for i in tracking.indices where tracking[i]?.touch == touch { return ViewID(i) }
+        return nil
+    }
 
     private func emit(_ v: ViewID, _ event: ControlEvent, at time: Instant) {
         if recordsEvents { events.append(.control(time: time, view: views[v.rawValue].name, event: event)) }
@@ -35,29 +50,29 @@ extension KioskScene {
     private func beginTracking(_ v: ViewID, _ touch: Touch, at time: Instant) {
         let i = v.rawValue
         let p = touch.location
+        var t = ControlTracking(touch: touch.id)
         switch views[i].kind {
         case .button:
             views[i].isHighlighted = true
         case .slider:
             // UISlider moves only when the finger lands on its thumb.
             guard views[i].knobContains(p) else { return }
-            trackingOffset[i] = p.x - views[i].knobCenter().x
-            trackingStartValue[i] = views[i].value
+            t.knobOffset = p.x - views[i].knobCenter().x
+            t.startValue = views[i].value
         case .toggle:
-            trackingOffset[i] = views[i].knobContains(p) ? p.x - views[i].knobCenter().x : .nan
-            trackingStartValue[i] = p.x
+            t.knobOffset = views[i].knobContains(p) ? p.x - views[i].knobCenter().x : .nan
+            t.startValue = p.x
         case .canvas, .square:
             return
         }
-        tracking[i] = touch.id
-        trackingMoved[i] = false
+        tracking[i] = t
         emit(v, .touchDown, at: time)
     }
 
     /// Where the knob's center lands for a finger at `x`, as a fraction of the track.
-    private func travel(_ i: Int, x: Double) -> Double {
+    private func travel(_ i: Int, x: Double, knobOffset: Double) -> Double {
         let f = views[i].baseFrame, r = views[i].knobRadius
-        return min(1, max(0, (x - trackingOffset[i] - f.minX - r) / max(1, f.width - 2 * r)))
+        return min(1, max(0, (x - knobOffset - f.minX - r) / max(1, f.width - 2 * r)))
     }
 
     private func isInside(_ i: Int, _ p: Point) -> Bool {
@@ -66,21 +81,23 @@ extension KioskScene {
 
     private func moveTracking(_ v: ViewID, _ touch: Touch, at time: Instant) {
         let i = v.rawValue
+        guard var t = tracking[i] else { return }
         switch views[i].kind {
         case .button:
             views[i].isHighlighted = isInside(i, touch.location)
         case .slider:
-            let value = travel(i, x: touch.location.x)
+            let value = travel(i, x: touch.location.x, knobOffset: t.knobOffset)
             if value != views[i].value {
                 views[i].value = value
                 emit(v, .valueChanged(value), at: time)
             }
         case .toggle:
-            guard startedOnKnob(v) else { return }
-            if !trackingMoved[i], engine.metrics.millimetres(pixels: abs(touch.location.x - trackingStartValue[i])) >= GestureConstants.panHysteresisMillimetres {
-                trackingMoved[i] = true
+            guard t.startedOnKnob else { return }
+            if !t.moved, engine.metrics.millimetres(pixels: abs(touch.location.x - t.startValue)) >= GestureConstants.panHysteresisMillimetres {
+                t.moved = true
+                tracking[i] = t
             }
-            if trackingMoved[i] { views[i].knobTravel = travel(i, x: touch.location.x) }
+            if t.moved { views[i].knobTravel = travel(i, x: touch.location.x, knobOffset: t.knobOffset) }
         case .canvas, .square:
             break
         }
@@ -88,6 +105,7 @@ extension KioskScene {
 
     private func endTracking(_ v: ViewID, _ touch: Touch, at time: Instant) {
         let i = v.rawValue
+        guard let t = tracking[i] else { return }
         tracking[i] = nil
         let inside = isInside(i, touch.location)
         switch views[i].kind {
@@ -104,7 +122,7 @@ extension KioskScene {
             emit(v, inside ? .touchUpInside : .touchUpOutside, at: time)
         case .toggle:
             let on: Bool
-            if trackingMoved[i] {
+            if t.moved {
                 on = (views[i].knobTravel ?? 0) >= 0.5
             } else {
                 on = inside ? !views[i].isOn : views[i].isOn
@@ -128,15 +146,15 @@ extension KioskScene {
 
     /// The touch is gone or a recognizer took it: the control stops and puts back what the touch changed.
     func cancelTracking(_ touch: TouchID, at time: Instant) {
-        guard let v = control(tracking: touch) else { return }
+        guard let v = control(tracking: touch), let t = tracking[v.rawValue] else { return }
         let i = v.rawValue
         tracking[i] = nil
         switch views[i].kind {
         case .button:
             views[i].isHighlighted = false
         case .slider:
-            if views[i].value != trackingStartValue[i] {
-                views[i].value = trackingStartValue[i]
+            if views[i].value != t.startValue {
+                views[i].value = t.startValue
                 emit(v, .valueChanged(views[i].value), at: time)
             }
         case .toggle:

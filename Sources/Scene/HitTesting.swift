@@ -41,38 +41,36 @@ extension KioskScene: GestureEngineHost {
         return abs(local.x) <= v.side / 2 && abs(local.y) <= v.side / 2
     }
 
-    /// UIControl's standard gestures, kept from recognizers on the control's ancestors.
-    public func hitView(_ view: ViewID, claimsGestureOf recognizer: GestureRecognizer, touch: TouchRecord) -> StaticString? {
+    /// UIControl's standard gestures, kept from recognizers on the control's ancestors, for a touch
+    /// that lands at `point` now: a tap on a button or switch; a movement along the track when the
+    /// touch lands on the knob of a switch or slider that is free to follow it.
+    public func standardGestures(of view: ViewID, touchAt point: Point) -> StandardGestures {
         let v = views[view.rawValue]
-        let isSingleTap = (recognizer as? TapRecognizer).map { $0.options.tapsRequired == 1 && $0.options.touchesRequired == 1 } ?? false
-        let isOneFingerMovement = (recognizer is PanRecognizer || recognizer is SwipeRecognizer) && recognizer.numberOfTouches == 1
-        let travel = touch.location - touch.startLocation
-        // The knob is tracking this very touch, so it started there; the travel runs along the track.
-        let alongKnob = tracking[view.rawValue] == touch.id && startedOnKnob(view) && abs(travel.x) >= abs(travel.y)
+        let onFreeKnob = tracking[view.rawValue] == nil && v.knobContains(point)
         switch v.kind {
         case .button:
-            return isSingleTap ? "one-finger tap" : nil
+            return StandardGestures(oneFingerTap: "one-finger tap")
         case .toggle:
-            if isSingleTap { return "one-finger tap" }
-            return isOneFingerMovement && alongKnob ? "one-finger pan along the switch on its knob" : nil
+            return StandardGestures(oneFingerTap: "one-finger tap",
+                                    oneFingerMovementAlongX: onFreeKnob ? "one-finger pan along the switch on its knob" : nil)
         case .slider:
-            return isOneFingerMovement && alongKnob ? "one-finger swipe along the slider on its knob" : nil
+            return StandardGestures(oneFingerMovementAlongX: onFreeKnob ? "one-finger swipe along the slider on its knob" : nil)
         case .canvas, .square:
-            return nil
+            return StandardGestures()
         }
     }
 }
 
 extension KioskScene: GestureDelegate {
     public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
-        simultaneous[recognizer.id.rawValue].contains(other.id)
+        gestures[recognizer.id.rawValue].simultaneous.contains(other.id)
     }
 
     public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer) -> Bool {
-        requiresFailureOf[recognizer.id.rawValue].contains(other.id)
+        gestures[recognizer.id.rawValue].requiresFailureOf.contains(other.id)
     }
 
     public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool {
-        requiredToFailBy[recognizer.id.rawValue].contains(other.id)
+        gestures[recognizer.id.rawValue].requiredToFailBy.contains(other.id)
     }
 }

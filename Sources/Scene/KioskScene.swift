@@ -17,21 +17,10 @@ public final class KioskScene {
     public static let toggleAnimationSeconds = 0.25
 
     let initialViews: [ViewState]
-    /// Per recognizer: its declaration and the views and recognizers its graph names.
-    var gestureOf: [GestureDescription] = []
-    var simultaneous: [RecognizerMask] = []
-    var requiresFailureOf: [RecognizerMask] = []
-    var requiredToFailBy: [RecognizerMask] = []
-    /// The last value each recognizer's action applied, to apply only the change.
-    var lastTranslation: [Point] = []
-    var lastScale: [Double] = []
-    var lastRotation: [Double] = []
-    var lastLocation: [Point] = []
-    /// Which touch each control tracks, by view.
-    var tracking: [TouchID?] = []
-    var trackingOffset: [Double] = []
-    var trackingStartValue: [Double] = []
-    var trackingMoved: [Bool] = []
+    /// Per recognizer, by its id: its declaration, the graph it names, what its action last applied.
+    var gestures: [GestureBinding] = []
+    /// Per view: the touch a control follows, if any.
+    var tracking: [ControlTracking?] = []
     var squareOrder: [ViewID] = []
 
     /// Builds the scene and its gesture graph; errors name the declaration at fault.
@@ -60,9 +49,6 @@ public final class KioskScene {
         views = built
         initialViews = built
         tracking = Array(repeating: nil, count: built.count)
-        trackingOffset = Array(repeating: 0, count: built.count)
-        trackingStartValue = trackingOffset
-        trackingMoved = Array(repeating: false, count: built.count)
         squareOrder = built.indices.filter { built[$0].kind == .square }.map { ViewID($0) }
         events.reserveCapacity(recordsEvents ? 4096 : 0)
         try buildGestures(d, views: index)
@@ -89,21 +75,18 @@ public final class KioskScene {
             } catch {
                 throw SceneError(g.location, "\(error)")
             }
-            gestureOf.append(g)
+            gestures.append(GestureBinding(description: g))
         }
         func resolve(_ ref: RecognizerReference, from g: GestureDescription, key: String) throws(SceneError) -> RecognizerID {
             let name = "\(ref.name)@\(ref.view ?? g.view)"
             guard let id = ids[name] else { throw SceneError(g.location, "\(g.qualifiedName) \(key): unknown recognizer '\(name)'") }
             return id
         }
-        let n = gestureOf.count
-        simultaneous = Array(repeating: RecognizerMask(), count: n)
-        requiresFailureOf = simultaneous
-        requiredToFailBy = simultaneous
-        for (i, g) in gestureOf.enumerated() {
-            for ref in g.simultaneousWith { simultaneous[i].insert(try resolve(ref, from: g, key: "simultaneous_with")) }
-            for ref in g.shouldRequireFailureOf { requiresFailureOf[i].insert(try resolve(ref, from: g, key: "should_require_failure_of")) }
-            for ref in g.shouldBeRequiredToFailBy { requiredToFailBy[i].insert(try resolve(ref, from: g, key: "should_be_required_to_fail_by")) }
+        for i in gestures.indices {
+            let g = gestures[i].description
+            for ref in g.simultaneousWith { gestures[i].simultaneous.insert(try resolve(ref, from: g, key: "simultaneous_with")) }
+            for ref in g.shouldRequireFailureOf { gestures[i].requiresFailureOf.insert(try resolve(ref, from: g, key: "should_require_failure_of")) }
+            for ref in g.shouldBeRequiredToFailBy { gestures[i].requiredToFailBy.insert(try resolve(ref, from: g, key: "should_be_required_to_fail_by")) }
             for ref in g.requireToFail {
                 let other = try resolve(ref, from: g, key: "require_to_fail")
                 do {
@@ -113,10 +96,6 @@ public final class KioskScene {
                 }
             }
         }
-        lastTranslation = Array(repeating: .zero, count: n)
-        lastScale = Array(repeating: 1, count: n)
-        lastRotation = Array(repeating: 0, count: n)
-        lastLocation = lastTranslation
     }
 
     // MARK: Running

@@ -350,7 +350,7 @@ struct CoordinatorTests {
         let f = Fingers()
         let canvas = f.views.add("canvas", screen)
         let button = f.views.add("button", Rect(x: 40, y: 396, width: 180, height: 56), parent: canvas)
-        f.views.claims[button] = { recognizer, _ in recognizer is TapRecognizer ? "one-finger tap" : nil }
+        f.views.claims[button] = StandardGestures(oneFingerTap: "one-finger tap")
         let tap = f.add(TapRecognizer(view: canvas, viewName: "canvas"))
         let own = f.add(LongPressRecognizer(name: "own", view: button, viewName: "button"))
         f.tap(at: Point(x: 100, y: 420))

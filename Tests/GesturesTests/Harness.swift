@@ -10,7 +10,7 @@ final class TestViews: GestureEngineHost {
     }
     var entries: [Entry] = []
     /// What a hit view keeps for itself (UIControl's standard gestures), by view.
-    var claims: [ViewID: (GestureRecognizer, TouchRecord) -> StaticString?] = [:]
+    var claims: [ViewID: StandardGestures] = [:]
 
     func add(_ name: String, _ rect: Rect, parent: ViewID? = nil) -> ViewID {
         entries.append(Entry(rect: rect, parent: parent, name: name))
@@ -27,8 +27,8 @@ final class TestViews: GestureEngineHost {
         }
     }
 
-    func hitView(_ view: ViewID, claimsGestureOf recognizer: GestureRecognizer, touch: TouchRecord) -> StaticString? {
-        claims[view]?(recognizer, touch)
+    func standardGestures(of view: ViewID, touchAt point: Point) -> StandardGestures {
+        claims[view] ?? StandardGestures()
     }
 }
 
@@ -69,6 +69,8 @@ final class Fingers {
     private(set) var log: [String] = []
     private(set) var events: [GestureEvent] = []
     private(set) var cancelledInView: [TouchID] = []
+    /// The touches the engine said began, with the view each began on.
+    private(set) var began: [(touch: TouchID, view: ViewID)] = []
     static let frame = 1.0 / 60
 
     init(trace: Bool = true) {
@@ -96,6 +98,8 @@ final class Fingers {
                 log.append("\(engine.recognizer(e.recognizer).qualifiedName) \(e.state)")
             case .touchCancelledInView(let id, _, _):
                 cancelledInView.append(id)
+            case .touchBegan(let id, let view, _):
+                began.append((id, view))
             }
         }
     }

@@ -4,9 +4,3 @@ public struct RecognizerID: Hashable, Comparable, Sendable {
     public init(_ rawValue: Int) { self.rawValue = rawValue }
     public static func < (a: RecognizerID, b: RecognizerID) -> Bool { a.rawValue < b.rawValue }
 }
-
-/// Identifies a view of the host's view tree.
-public struct ViewID: Hashable, Sendable {
-    public var rawValue: Int
-    public init(_ rawValue: Int) { self.rawValue = rawValue }
-}
