@@ -5,7 +5,7 @@ public final class HeadlessDisplay {
     /// What the panel would show, in the panel's own orientation.
     public let screen: PixelBuffer
 
-    public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) throws(RenderError) {
+    public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) throws(DrawingResourceError) {
         screen = try PixelBuffer(width: width, height: height, format: format)
     }
 

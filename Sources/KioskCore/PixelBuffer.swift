@@ -18,10 +18,10 @@ public final class PixelBuffer {
     /// The largest side cairo draws on (its image surfaces refuse more than 32767 pixels).
     public static let largestSide = 32767
 
-    public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) throws(RenderError) {
-        guard width > 0, height > 0 else { throw RenderError("pixel buffer: bad size \(width)x\(height)") }
+    public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) throws(DrawingResourceError) {
+        guard width > 0, height > 0 else { throw DrawingResourceError("pixel buffer: bad size \(width)x\(height)") }
         guard width <= Self.largestSide, height <= Self.largestSide else {
-            throw RenderError("pixel buffer: \(width)x\(height) is too large (at most \(Self.largestSide) pixels a side)")
+            throw DrawingResourceError("pixel buffer: \(width)x\(height) is too large (at most \(Self.largestSide) pixels a side)")
         }
         let stride = Self.stride(width: width, format: format)
         self.width = width

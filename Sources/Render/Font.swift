@@ -10,19 +10,19 @@ public final class Font {
     public let path: String
     let face: OpaquePointer
 
-    public init(path: String = Font.defaultPath) throws(RenderError) {
+    public init(path: String = Font.defaultPath) throws(DrawingResourceError) {
         self.path = path
         var library: FT_Library?
         var error = FT_Init_FreeType(&library)
-        guard error == 0, let library else { throw RenderError("FT_Init_FreeType failed (error \(error)) loading font \(path)") }
+        guard error == 0, let library else { throw DrawingResourceError("FT_Init_FreeType failed (error \(error)) loading font \(path)") }
         var ftFace: FT_Face?
         error = FT_New_Face(library, path, 0, &ftFace)
         guard error == 0, let ftFace else {
             FT_Done_FreeType(library)
-            throw RenderError("cannot load font \(path): FT_New_Face error \(error) (install fonts-dejavu-core or pass another font)")
+            throw DrawingResourceError("cannot load font \(path): FT_New_Face error \(error) (install fonts-dejavu-core or pass another font)")
         }
         guard let cairoFace = kiosk_ft_font_face_create(ftFace) else {
-            throw RenderError("cairo_font_face_set_user_data failed for font \(path)")
+            throw DrawingResourceError("cairo_font_face_set_user_data failed for font \(path)")
         }
         face = cairoFace
     }

@@ -26,12 +26,12 @@ extension PixelBuffer {
     }
 
     /// Reads a PNG into a new XRGB8888 buffer (alpha, if any, over black).
-    public convenience init(contentsOfPNG path: String) throws(RenderError) {
+    public convenience init(contentsOfPNG path: String) throws(DrawingResourceError) {
         let png = cairo_image_surface_create_from_png(path)!
         defer { cairo_surface_destroy(png) }
         let status = cairo_surface_status(png)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError("cairo_image_surface_create_from_png: \(path): \(String(cString: cairo_status_to_string(status)))")
+            throw DrawingResourceError("cairo_image_surface_create_from_png: \(path): \(String(cString: cairo_status_to_string(status)))")
         }
         try self.init(width: Int(cairo_image_surface_get_width(png)), height: Int(cairo_image_surface_get_height(png)))
         withSurface { surface in
@@ -44,10 +44,10 @@ extension PixelBuffer {
     }
 
     /// Writes the buffer as a PNG with `cairo_surface_write_to_png`.
-    public func writePNG(to path: String) throws(RenderError) {
+    public func writePNG(to path: String) throws(DrawingResourceError) {
         let status = withSurface { surface in cairo_surface_write_to_png(surface, path) }
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError("cairo_surface_write_to_png: \(path): \(String(cString: cairo_status_to_string(status)))")
+            throw DrawingResourceError("cairo_surface_write_to_png: \(path): \(String(cString: cairo_status_to_string(status)))")
         }
     }
 }

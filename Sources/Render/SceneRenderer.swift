@@ -25,7 +25,7 @@ public final class SceneRenderer {
     public init(font: Font) { self.font = font }
 
     /// Loads the default font; the error names the font file when it is missing.
-    public convenience init() throws(RenderError) { self.init(font: try Font()) }
+    public convenience init() throws(DrawingResourceError) { self.init(font: try Font()) }
 
     /// How far a square's shadow and outline can reach beyond its bounding box, in pixels: the
     /// widest shadow layer (13 px, turned with the square: up to 13 * sqrt 2) and its 6 px drop.

@@ -14,9 +14,9 @@ import Testing
     }
 
     @Test func aBufferLargerThanCairoDrawsIsRefused() {
-        #expect(throws: RenderError.self) { try PixelBuffer(width: PixelBuffer.largestSide + 1, height: 1) }
-        #expect(throws: RenderError.self) { try PixelBuffer(width: 1, height: PixelBuffer.largestSide + 1) }
-        #expect(throws: RenderError.self) { try PixelBuffer(width: 0, height: 480) }
+        #expect(throws: DrawingResourceError.self) { try PixelBuffer(width: PixelBuffer.largestSide + 1, height: 1) }
+        #expect(throws: DrawingResourceError.self) { try PixelBuffer(width: 1, height: PixelBuffer.largestSide + 1) }
+        #expect(throws: DrawingResourceError.self) { try PixelBuffer(width: 0, height: 480) }
         #expect((try? PixelBuffer(width: PixelBuffer.largestSide, height: 1)) != nil)
     }
 }

@@ -66,7 +66,7 @@ public final class HeadlessOutput: FrameOutput {
     /// The clock a "flip" reads: headless frames are on screen as soon as they are presented.
     private let now: () -> Instant
 
-    public init(width: Int, height: Int, format: PixelFormat, now: @escaping () -> Instant) throws(RenderError) {
+    public init(width: Int, height: Int, format: PixelFormat, now: @escaping () -> Instant) throws(DrawingResourceError) {
         display = try HeadlessDisplay(width: width, height: height, format: format)
         self.now = now
     }
