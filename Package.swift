@@ -77,13 +77,13 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "KioskCore"]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "KioskCore", "KioskTestSupport"],
                     resources: [.copy("Fixtures")]),
         // Runs inside Debian's kernel under qemu (Tests/vm): real uinput, evdev and DRM.
         .testTarget(name: "KernelTests", dependencies: ["kiosk", "TouchInput", "MultitouchA", "InputEvents", "Gestures", "KioskCore",
                                                        "Display", "Render", "Runtime", "KioskConfig", "KioskTestSupport"]),
-        .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "KioskCore", "kiosk", "KioskTestSupport"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskTestSupport", .product(name: "Logging", package: "swift-log"),
@@ -92,15 +92,18 @@ let package = Package(
                                                         "InputEvents", "Render", "Display", "KioskTestSupport",
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "InMemoryLogging", package: "swift-log")]),
-        // Running the built kiosk from the command tests of several targets; a pseudo-terminal for a serial port;
-        // synthetic touchscreens that write the events a kernel driver would; the tests' virtual clock.
-        .target(name: "KioskTestSupport", dependencies: ["InputEvents", "CLinuxInput", "KioskCore"], path: "Tests/Support"),
-        // `kiosk run` and deploy/ as an integrator meets them: the built executable, signals, files.
-        .testTarget(name: "RunCommandTests", dependencies: ["kiosk", "Render", "KioskCore", "KioskLog", "KioskTestSupport"]),
+        // What every test target shares: the touch script and the synthetic touchscreens under it (the
+        // events a kernel driver would write), the tests' virtual clock, running the built kiosk, a
+        // pseudo-terminal for a serial port, comparing pixel buffers.
+        .target(name: "KioskTestSupport", dependencies: ["InputEvents", "CLinuxInput", "Gestures", "Scene", "KioskConfig", "KioskCore"], path: "Tests/Support"),
+        // Every test of the built `kiosk` executable as a user or an integrator meets it: run, replay,
+        // check-config, show; deploy/; its files, signals and exit statuses.
+        .testTarget(name: "CommandTests", dependencies: ["kiosk", "Render", "Runtime", "KioskConfig", "InputEvents", "KioskCore",
+                                                        "KioskLog", "KioskTestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "KioskCore", "KioskTestSupport"]),
-        .testTarget(name: "RenderTests", dependencies: ["kiosk", "KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
+        .testTarget(name: "RenderTests", dependencies: ["KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
                                                        "KioskCore", "KioskConfig"],
                     exclude: ["Golden"]),
-        .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
+        .testTarget(name: "SceneTests", dependencies: ["KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )

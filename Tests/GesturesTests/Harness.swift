@@ -1,4 +1,5 @@
 import KioskCore
+import KioskTestSupport
 @testable import Gestures
 
 /// Rectangles in a parent chain, enough of a view tree to hit-test; no scene needed.
@@ -61,7 +62,9 @@ final class TestDelegate: GestureDelegate {
 final class Fingers {
     let engine: GestureEngine
     let views = TestViews()
-    private(set) var now = Instant(seconds: 100)
+    /// The tests' one virtual clock: time passes only when the script says so.
+    let clock = VirtualClock(Instant(seconds: 100))
+    var now: Instant { clock.now }
     let origin = Instant(seconds: 100)
     private var nextID = 1
     private var down: [Int: Point] = [:]
@@ -128,7 +131,7 @@ final class Fingers {
 
     /// Moves fingers to new places in one frame, a frame later.
     func move(_ moves: [Int: Point]) {
-        now = now.adding(seconds: Self.frame)
+        clock.advance(by: Self.frame)
         var touches: [Touch] = []
         for (id, p) in down.sorted(by: { $0.key < $1.key }) {
             if let to = moves[id] {
@@ -143,7 +146,7 @@ final class Fingers {
 
     /// Lifts fingers (all when none named), a frame later unless `sameFrame`.
     func lift(_ ids: [Int]? = nil, sameFrame: Bool = false, cancelled: Bool = false) {
-        if !sameFrame { now = now.adding(seconds: Self.frame) }
+        if !sameFrame { clock.advance(by: Self.frame) }
         let which = ids ?? Array(down.keys)
         var touches: [Touch] = []
         for (id, p) in down.sorted(by: { $0.key < $1.key }) {
@@ -156,7 +159,7 @@ final class Fingers {
 
     /// Lets time pass with no touch input; timers fire.
     func wait(_ seconds: Double) {
-        now = now.adding(seconds: seconds)
+        clock.advance(by: seconds)
         engine.advance(to: now)
         collect()
     }
@@ -181,7 +184,7 @@ final class Fingers {
     func tap(at p: Point, fingers: Int = 1) {
         let points = (0..<fingers).map { Point(x: p.x + Double($0) * 40, y: p.y) }
         let ids = points.map { press($0)[0] }
-        now = now.adding(seconds: 0.05)
+        clock.advance(by: 0.05)
         lift(ids)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Gestures
 import KioskCore
 import Scene
+import KioskTestSupport
 import Testing
 @testable import KioskConfig
 
@@ -15,11 +16,6 @@ func defaultConfig(replacing old: String, with new: String) throws -> String {
     let text = try String(contentsOfFile: defaultConfigPath, encoding: .utf8)
     #expect(text.components(separatedBy: old).count == 2, "'\(old)' must appear once in the default config")
     return text.replacingOccurrences(of: old, with: new)
-}
-
-/// The 1-based line of the first line of `text` containing `needle`.
-func line(of needle: String, in text: String) -> Int {
-    (text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(needle) } ?? -1) + 1
 }
 
 /// The error `text` gives, which it must give.

@@ -1,5 +1,6 @@
 import Foundation
 import Scene
+import KioskTestSupport
 import Testing
 import TOMLKit
 @testable import KioskConfig
@@ -66,16 +67,6 @@ let everyRuntimeKey = """
     render = 0.4
     present = 0.1
     """
-
-/// A configuration's content, without where each declaration was read from: a file and its
-/// resolved text say the same things on different lines.
-func content(_ c: KioskConfiguration) -> (scene: SceneDescription, runtime: RuntimeSettings) {
-    var scene = c.scene
-    let nowhere = Scene.SourceLocation(file: "", line: 0)
-    for i in scene.views.indices { scene.views[i].location = nowhere }
-    for i in scene.gestures.indices { scene.gestures[i].location = nowhere }
-    return (scene, c.runtime)
-}
 
 @Suite("Runtime sections: [display], [input], [log], [loop]")
 struct RuntimeSectionTests {

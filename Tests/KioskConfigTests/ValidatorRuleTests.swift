@@ -1,4 +1,5 @@
 import Foundation
+import KioskTestSupport
 import Testing
 @testable import KioskConfig
 

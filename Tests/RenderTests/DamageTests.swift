@@ -1,5 +1,6 @@
 import Gestures
 import KioskCore
+import KioskTestSupport
 import Render
 import Scene
 import Testing
@@ -205,16 +206,6 @@ import Testing
         }
         driver.wait(0.1)
     }
-}
-
-/// Where two buffers first differ, and how.
-func firstDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> String {
-    for y in 0..<a.height {
-        for x in 0..<a.width where a.rgb(x: x, y: y) != b.rgb(x: x, y: y) {
-            return "(\(x), \(y)): \(a.rgb(x: x, y: y)) vs \(b.rgb(x: x, y: y))"
-        }
-    }
-    return "none"
 }
 
 /// A small seeded generator, so every run makes the same changes.

@@ -2,16 +2,19 @@ import Foundation
 import Gestures
 import KioskConfig
 import KioskCore
+import KioskTestSupport
 import Scene
 
 /// The repository's default config.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let defaultConfigPath = repositoryRoot.appendingPathComponent("config/kiosk.toml").path
+let repositoryRoot = KioskExecutable.repositoryRoot
+let defaultConfigPath = KioskExecutable.defaultConfigPath
 
 /// Drives a scene with fingers, a frame every 1/60 s, and lets a callback see every frame.
 final class TouchDriver {
     let scene: KioskScene
-    private(set) var now = Instant(seconds: 10)
+    /// The tests' one virtual clock: time passes only when the script says so.
+    let clock = VirtualClock(Instant(seconds: 10))
+    var now: Instant { clock.now }
     private var held: [Int: Point] = [:]
     /// Called after every frame and every tick of time.
     var onFrame: (KioskScene, Instant) -> Void = { _, _ in }
@@ -23,7 +26,7 @@ final class TouchDriver {
     }
 
     private func send(_ changes: [Int: (TouchPhase, Point)]) {
-        now = now.adding(seconds: Self.frame)
+        clock.advance(by: Self.frame)
         scene.advance(to: now)
         var touches: [Touch] = []
         for (finger, p) in held.sorted(by: { $0.key < $1.key }) where changes[finger] == nil {
@@ -61,7 +64,7 @@ final class TouchDriver {
     func wait(_ seconds: Double) {
         let steps = max(1, Int((seconds / Self.frame).rounded()))
         for _ in 0..<steps {
-            now = now.adding(seconds: Self.frame)
+            clock.advance(by: Self.frame)
             scene.advance(to: now)
             onFrame(scene, now)
         }

@@ -1,5 +1,6 @@
 import Gestures
 import KioskCore
+import KioskTestSupport
 import Render
 import Scene
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskTestSupport
 import Testing
 
 /// `traces/demo.evemu`, the trace the README's first command replays, and the script that makes it.
@@ -9,8 +10,8 @@ struct DemoTraceTests {
     static let path = repositoryRoot.appendingPathComponent("traces/demo.evemu").path
 
     /// A minute of a visitor at the kiosk: every gesture of the default scene once.
-    static func script() -> KioskScript {
-        let k = KioskScript()
+    static func script() -> TouchScript {
+        let k = TouchScript()
         k.drag(from: Point(x: 160, y: 190), to: Point(x: 200, y: 260), over: 0.6)       // drag yellow
         k.wait(0.5)
         k.pinch(center: Point(x: 400, y: 190), from: 60, to: 100, over: 0.5)           // pinch cyan

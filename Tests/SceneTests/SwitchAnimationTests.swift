@@ -1,6 +1,7 @@
 import Gestures
 import KioskConfig
 import KioskCore
+import KioskTestSupport
 import Scene
 import Testing
 

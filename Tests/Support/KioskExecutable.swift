@@ -5,6 +5,8 @@ public enum KioskExecutable {
     /// The repository's root folder.
     public static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
+    /// The repository's default config, `config/kiosk.toml`.
+    public static let defaultConfigPath = repositoryRoot.appendingPathComponent("config/kiosk.toml").path
 
     /// The `kiosk` executable `swift build` put beside the test bundle.
     public static let url: URL = {

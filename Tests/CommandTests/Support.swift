@@ -10,3 +10,5 @@ func temporaryFolder(_ label: String) throws -> URL { try KioskExecutable.tempor
 func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> Finished {
     try KioskExecutable.run(arguments, executable: executable, environment: environment)
 }
+/// The repository's default config, as the commands read it.
+let defaultConfigPath = KioskExecutable.defaultConfigPath
