@@ -9,7 +9,7 @@ import Testing
 struct CancelAllTests {
     /// The frames of `script`, then `cancelAll`'s frame, as summaries; the decoder after.
     func cancelling(
-        _ script: KernelScript, device: DeviceDescription = SyntheticTouchscreen.ft5406, filters: TouchFilters = .none,
+        _ script: EvdevScript, device: DeviceDescription = SyntheticTouchscreen.ft5406, filters: TouchFilters = .none,
         fetchPending: Bool = true
     ) throws -> (frames: [[String]], cancelled: [String]?, decoder: TouchDecoder) {
         var decoder = try TouchDecoder(device: device, screen: panel, filters: filters)
@@ -20,7 +20,7 @@ struct CancelAllTests {
 
     @Test func aTouchThatEndedInTheUnfinishedReportIsCancelledNotTheOneThatBeganThere() throws {
         // Fuzz finding decoder-cancel-all-keeps-ended-touch: a new tracking id on slot 0, no SYN_REPORT.
-        var k = KernelScript(touch: 1, at: 100, 200)
+        var k = EvdevScript(touch: 1, at: 100, 200)
         k.trackingID(2)
         k.abs(.multitouchPositionX, 300)
         let (frames, cancelled, decoder) = try cancelling(k)
@@ -31,7 +31,7 @@ struct CancelAllTests {
 
     @Test func aTouchWhoseFirstReportNeverFinishedIsNotCancelled() throws {
         // Fuzz finding decoder-cancel-before-began: one ABS_MT_TRACKING_ID, no SYN_REPORT.
-        var k = KernelScript()
+        var k = EvdevScript()
         k.trackingID(1)
         let (frames, cancelled, decoder) = try cancelling(k)
         #expect(frames.isEmpty)
@@ -40,7 +40,7 @@ struct CancelAllTests {
     }
 
     @Test func aLiftInTheUnfinishedReportStillCancelsTheTouch() throws {
-        var k = KernelScript(touch: 1, at: 100, 200)
+        var k = EvdevScript(touch: 1, at: 100, 200)
         k.abs(.multitouchPositionX, 150)
         k.lift()
         let (_, cancelled, _) = try cancelling(k)
@@ -48,7 +48,7 @@ struct CancelAllTests {
     }
 
     @Test func aTapInTheUnfinishedReportIsLeftOutAndTheOtherFingersCancelled() throws {
-        var k = KernelScript(touch: 1, at: 100, 200)
+        var k = EvdevScript(touch: 1, at: 100, 200)
         k.abs(.multitouchPositionX, 110)
         k.tap(2, slot: 1, at: 500, 300)
         k.slot(2)
@@ -60,7 +60,7 @@ struct CancelAllTests {
 
     @Test func aTapWhoseEndWasNotFetchedIsCancelled() throws {
         // The report's frame began the tap; its end waits for nextPendingFrame, which never came.
-        var k = KernelScript(touch: 1, at: 100, 200)
+        var k = EvdevScript(touch: 1, at: 100, 200)
         k.tap(2, slot: 1, at: 500, 300)
         k.report()
         let (frames, cancelled, decoder) = try cancelling(k, fetchPending: false)
@@ -72,7 +72,7 @@ struct CancelAllTests {
     }
 
     @Test func singleTouchCancelsTheReportedPressNotTheOneInTheUnfinishedReport() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.press(1024, 1024)
         k.report()
         k.touchButton(false)
@@ -85,7 +85,7 @@ struct CancelAllTests {
     }
 
     @Test func singleTouchPressWhoseReportNeverFinishedIsNotCancelled() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.press(1024, 1024)
         let (_, cancelled, decoder) = try cancelling(k, device: SyntheticTouchscreen.resistive)
         #expect(cancelled == nil)
@@ -93,7 +93,7 @@ struct CancelAllTests {
     }
 
     @Test func singleTouchReleaseInTheUnfinishedReportStillCancelsTheTouch() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.press(1024, 1024)
         k.report()
         k.touchButton(false)
@@ -102,14 +102,14 @@ struct CancelAllTests {
     }
 
     @Test func afterTheCancelTheNextContactIsANewTouch() throws {
-        var k = KernelScript(touch: 1, at: 100, 200)
+        var k = EvdevScript(touch: 1, at: 100, 200)
         k.trackingID(2)
         k.touchButton(false)
         var decoder = try TouchDecoder(device: SyntheticTouchscreen.ft5406, screen: panel)
         _ = decode(k.events, with: &decoder)
         #expect(decoder.cancelAll(at: k.now).map(summary) == ["1 cancelled 100.0,200.0"])
         // The unfinished report's BTN_TOUCH 0 went with it: it cancels nothing of the next device's.
-        let next = KernelScript(touch: 8, at: 50, 60)
+        let next = EvdevScript(touch: 8, at: 50, 60)
         #expect(decode(next.events, with: &decoder).map(summary) == [["3 began 50.0,60.0"]])
     }
 }

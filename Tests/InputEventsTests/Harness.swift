@@ -64,71 +64,11 @@ struct TouchPaths {
     }
 }
 
-/// Hand-written evdev reports for one device, 10 ms apart: the kernel's side of a decoder test.
-struct KernelScript {
-    private(set) var events: [InputEvent] = []
-    var now = Instant(seconds: 5)
-
-    mutating func slot(_ slot: Int32) { abs(.multitouchSlot, slot) }
-    mutating func trackingID(_ id: Int32) { abs(.multitouchTrackingID, id) }
-    mutating func lift() { trackingID(-1) }
-    mutating func position(_ x: Int32, _ y: Int32) {
-        abs(.multitouchPositionX, x)
-        abs(.multitouchPositionY, y)
-    }
-    /// A finger with tracking id `id` put down at (`x`, `y`) on the current slot.
-    mutating func touch(_ id: Int32, at x: Int32, _ y: Int32) {
-        trackingID(id)
-        position(x, y)
-    }
-    /// A finger put down at (`x`, `y`) on `slot` and lifted before the report closes.
-    mutating func tap(_ id: Int32, slot: Int32, at x: Int32, _ y: Int32) {
-        self.slot(slot)
-        touch(id, at: x, y)
-        lift()
-    }
-    /// A single-touch press at (`x`, `y`): ABS_X, ABS_Y, then BTN_TOUCH 1.
-    mutating func press(_ x: Int32, _ y: Int32) {
-        abs(.x, x)
-        abs(.y, y)
-        touchButton(true)
-    }
-    mutating func touchButton(_ down: Bool) { events.append(InputEvent(time: now, KeyCode.touch, down ? 1 : 0)) }
-    mutating func abs(_ axis: AbsoluteAxis, _ value: Int32) { events.append(InputEvent(time: now, axis, value)) }
-    mutating func dropped() { events.append(InputEvent(time: now, SynchronizationCode.dropped, 0)) }
-
-    /// Closes the report and moves the clock on; `value` 1 is the kernel's own close after
-    /// releasing a device (unplugged, reset, inhibited), 0 a driver's.
-    mutating func report(value: Int32 = 0) {
-        events.append(InputEvent(time: now, SynchronizationCode.report, value))
-        now = now.adding(seconds: 0.010)
-    }
-}
-
-extension KernelScript {
-    /// A script that starts with one finger (tracking id `id`, slot 0) down at (`x`, `y`), reported.
-    init(touch id: Int32, at x: Int32, _ y: Int32) {
-        self.init()
-        touch(id, at: x, y)
-        report()
-    }
-}
-
 /// Runs `script` through a fresh decoder for `device` on the 800x480 panel.
 func decodeScript(
-    _ script: KernelScript, device: DeviceDescription = SyntheticTouchscreen.ft5406
+    _ script: EvdevScript, device: DeviceDescription = SyntheticTouchscreen.ft5406
 ) throws -> (frames: [TouchFrame], decoder: TouchDecoder) {
     var decoder = try TouchDecoder(device: device, screen: panel, positionAxes: nil)
     let frames = decode(script.events, with: &decoder)
     return (frames, decoder)
-}
-
-/// The touches of a frame as (phase, x, y), easy to compare.
-func summary(_ frame: TouchFrame) -> [String] {
-    frame.touches.map { "\($0.id.rawValue) \($0.phase) \($0.location.x),\($0.location.y)" }
-}
-
-/// An event as "NAME value", the way evemu's comments read.
-func named(_ event: InputEvent) -> String {
-    "\(event.code.name(for: event.type) ?? "?") \(event.value)"
 }

@@ -101,7 +101,7 @@ struct KernelReleaseTests {
 
     @Test func aTouchThatBeganInTheReleaseReportIsCancelledInItsSecondFrame() throws {
         // Not something the kernel sends, but the rule holds for every touch the report ends.
-        var k = KernelScript()
+        var k = EvdevScript()
         k.trackingID(3)
         k.position(300, 100)
         k.lift()

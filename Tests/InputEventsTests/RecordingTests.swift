@@ -1,5 +1,6 @@
 import InputEvents
 import KioskCore
+import KioskTestSupport
 import Testing
 
 /// The decoder on traces recorded by other people on real touchscreens.

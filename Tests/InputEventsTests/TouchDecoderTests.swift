@@ -7,7 +7,7 @@ import Testing
 @Suite("Decoding touches")
 struct TouchDecoderTests {
     @Test func aFingerDownMovingAndUpGivesBeganMovedEnded() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.touch(40, at: 100, 200)
         k.touchButton(true)
         k.report()
@@ -25,7 +25,7 @@ struct TouchDecoderTests {
 
     @Test func aPressAndReleaseInOneReportIsNotLost() throws {
         // lvgl#5211: the driver reports the press and the release before one SYN_REPORT.
-        var k = KernelScript()
+        var k = EvdevScript()
         k.touch(7, at: 300, 100)
         k.lift()
         k.report()
@@ -41,7 +41,7 @@ struct TouchDecoderTests {
     }
 
     @Test func aTapInOneReportKeepsTheOtherFingersInBothFrames() throws {
-        var k = KernelScript(touch: 1, at: 10, 10)
+        var k = EvdevScript(touch: 1, at: 10, 10)
         k.tap(2, slot: 1, at: 500, 300)
         k.report()
         let (frames, _) = try decodeScript(k)
@@ -53,7 +53,7 @@ struct TouchDecoderTests {
     }
 
     @Test func aNewTrackingIDWithoutALiftEndsTheOldTouchAndBeginsANewOne() throws {
-        var k = KernelScript(touch: 1, at: 10, 20)
+        var k = EvdevScript(touch: 1, at: 10, 20)
         k.trackingID(2)
         k.abs(.multitouchPositionX, 50)
         k.report()
@@ -69,7 +69,7 @@ struct TouchDecoderTests {
     }
 
     @Test func touchIDsAreTheDecodersOwnAndNeverReused() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         for _ in 0..<3 {
             k.trackingID(5)  // the kernel's id comes round again
             k.position(1, 1)
@@ -83,7 +83,7 @@ struct TouchDecoderTests {
     }
 
     @Test func afterSYNDroppedEverythingUpToTheNextReportIsIgnored() throws {
-        var k = KernelScript(touch: 1, at: 100, 100)
+        var k = EvdevScript(touch: 1, at: 100, 100)
         k.abs(.multitouchPositionX, 150)
         k.report()
         k.dropped()
@@ -104,7 +104,7 @@ struct TouchDecoderTests {
     // then libevdev's resync, the changes since, as one report: the decoder must read that report.
 
     @Test func aLiftAndATouchLostInADropAreTakenFromTheResyncThatFollows() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.touch(1, at: 100, 100)
         k.touchButton(true)
         k.report()
@@ -140,7 +140,7 @@ struct TouchDecoderTests {
         // libevdev's "SYN_DROPPED handling" page: X 10 and Y 10 came before the drop and stand;
         // Y 15 and its SYN_REPORT come after it and are ignored; X 11 and BTN_TOUCH 0 are read.
         func events(dropping: Bool) -> [InputEvent] {
-            var k = KernelScript()
+            var k = EvdevScript()
             k.press(900, 800)
             k.report()
             k.abs(.x, 1000)
@@ -165,7 +165,7 @@ struct TouchDecoderTests {
     }
 
     @Test func aSlotSelectedInTheDroppedPartSelectsNothing() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.touch(1, at: 100, 100)
         k.slot(1)
         k.touch(2, at: 500, 300)
@@ -185,7 +185,7 @@ struct TouchDecoderTests {
     }
 
     @Test func aSecondDropBeforeTheReportKeepsDroppingAndAReportEndsIt() throws {
-        var k = KernelScript(touch: 1, at: 100, 100)
+        var k = EvdevScript(touch: 1, at: 100, 100)
         k.dropped()
         k.abs(.multitouchPositionX, 700)
         k.dropped()
@@ -201,19 +201,19 @@ struct TouchDecoderTests {
     }
 
     @Test func aDropThatNeverEndsIsForgottenWhenTheDeviceGoesAway() throws {
-        var k = KernelScript(touch: 1, at: 100, 100)
+        var k = EvdevScript(touch: 1, at: 100, 100)
         k.dropped()
         k.lift()
         var decoder = try TouchDecoder(device: SyntheticTouchscreen.ft5406, screen: panel, positionAxes: nil)
         _ = decode(k.events, with: &decoder)
         #expect(decoder.cancelAll(at: k.now).map(summary) == ["1 cancelled 100.0,100.0"])
         // A new device, or the same one back: its first report is read, not dropped.
-        let next = KernelScript(touch: 4, at: 50, 60)
+        let next = EvdevScript(touch: 4, at: 50, 60)
         #expect(decode(next.events, with: &decoder).map(summary) == [["2 began 50.0,60.0"]])
     }
 
     @Test func eventsNoKernelSendsAreCountedAndChangeNothing() throws {
-        let k = KernelScript(touch: 1, at: 100, 100)
+        let k = EvdevScript(touch: 1, at: 100, 100)
         let t = k.now
         let impossible = [
             InputEvent(time: t, type: .absolute, code: EventCode(rawValue: 0x40), value: 5), // ABS_CNT
@@ -235,7 +235,7 @@ struct TouchDecoderTests {
     }
 
     @Test func touchButtonUpCancelsSlotsThatNeverLifted() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.touch(1, at: 100, 100)
         k.slot(1)
         k.touch(2, at: 200, 200)
@@ -257,14 +257,14 @@ struct TouchDecoderTests {
     }
 
     @Test func valuesOutsideTheAxisRangeAreClampedAndCounted() throws {
-        let k = KernelScript(touch: 1, at: 900, -5)
+        let k = EvdevScript(touch: 1, at: 900, -5)
         let (frames, decoder) = try decodeScript(k)
         #expect(frames.map(summary) == [["1 began 799.0,0.0"]])
         #expect(decoder.counters.outOfRangeValues == 2)
     }
 
     @Test func aSlotBeyondTheAxisIsIgnoredWithTheValuesThatFollowIt() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.slot(12)  // the FT5406 has slots 0...9
         k.touch(1, at: 100, 100)
         k.report()
@@ -277,7 +277,7 @@ struct TouchDecoderTests {
     }
 
     @Test func slotZeroIsCurrentUntilTheFirstSlotEvent() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.touch(1, at: 10, 10)
         k.slot(1)
         k.touch(2, at: 20, 20)
@@ -293,7 +293,7 @@ struct TouchDecoderTests {
     }
 
     @Test func fingersThatDidNotMoveAreStationaryAndAnUnchangedReportGivesNoFrame() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.touch(1, at: 10, 10)
         k.slot(1)
         k.touch(2, at: 20, 20)
@@ -314,7 +314,7 @@ struct TouchDecoderTests {
 
     @Test(arguments: resistiveSamples)
     func mapsResistiveUnitsOntoThePanel(raw: Int32, expectedX: Double) throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.abs(.x, raw)
         k.abs(.y, raw)
         k.abs(.pressure, 100)
@@ -328,7 +328,7 @@ struct TouchDecoderTests {
     }
 
     @Test func singleTouchPressAndReleaseInOneReportIsNotLost() throws {
-        var k = KernelScript()
+        var k = EvdevScript()
         k.touchButton(true)
         k.abs(.x, 2048)
         k.abs(.y, 2048)

@@ -10,7 +10,7 @@ import Testing
 @Suite("Converting protocol A touches, within libmtdev's limits")
 struct ConverterLimitsTests {
     /// `count` contacts in one report, each with the device's tracking id `ids + i` when given.
-    func report(_ count: Int, ids: Int32? = nil, into k: inout ProtocolAScript) {
+    func report(_ count: Int, ids: Int32? = nil, into k: inout EvdevScript) {
         for i in 0..<count { k.contact(Int32(10 * i), Int32(5 * i), id: ids.map { $0 + Int32(i) }) }
         k.report()
     }
@@ -21,7 +21,7 @@ struct ConverterLimitsTests {
     }
 
     @Test func thirtyOneContactsInAReportAllGetThrough() throws {
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         report(31, into: &k)
         let converter = try ProtocolAConverter(device: SyntheticTouchscreen.protocolA)
         #expect(newTrackingIDs(converter.convert(k.events)) == 31)
@@ -30,7 +30,7 @@ struct ConverterLimitsTests {
 
     @Test(arguments: [32, 33, 100])
     func contactsBeyondThirtyOneAreDroppedAndCounted(count: Int) throws {
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         report(count, into: &k)
         report(count, into: &k)
         let converter = try ProtocolAConverter(device: SyntheticTouchscreen.protocolA)
@@ -47,7 +47,7 @@ struct ConverterLimitsTests {
         // Fifteen new contacts after fifteen others take 30 of libmtdev's 31 usable slots.
         var device = SyntheticTouchscreen.protocolA
         device.setAxis(.multitouchTrackingID, AxisInfo(minimum: 0, maximum: 65535))
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         report(16, ids: 0, into: &k)
         report(16, ids: 100, into: &k)
         report(16, ids: 200, into: &k)
@@ -60,7 +60,7 @@ struct ConverterLimitsTests {
 
     @Test(arguments: [0x3f, 0x40, 0xff, 0xffff] as [UInt16])
     func anAbsoluteCodeNoAxisHasIsDroppedNotPassedToLibmtdev(code: UInt16) throws {
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         k.contact(100, 200)
         k.report()
         var events = k.events
@@ -76,7 +76,7 @@ struct ConverterLimitsTests {
     @Test func aSlotOnAPanelWithoutSlotsIsDropped() throws {
         // mtdev would pass ABS_MT_SLOT on, and the decoder would write the next contact to that slot, or
         // nowhere: mtdev, thinking slot 0 still selected, would not select it again.
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         k.add(AbsoluteAxis.multitouchSlot, 77)
         k.contact(100, 200)
         k.report()
@@ -85,7 +85,7 @@ struct ConverterLimitsTests {
     }
 
     @Test func aReportOfMoreEventsThanLibmtdevQueuesKeepsTheFirst256() throws {
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         for _ in 0..<300 { k.touchButton(true) }
         k.contact(100, 200)
         k.report()
@@ -95,7 +95,7 @@ struct ConverterLimitsTests {
         #expect(out.count(where: { $0.key == .touch }) == ProtocolAConverter.eventLimit)
         #expect(out.last == .report(at: k.events.last!.time))
         // The next report starts afresh.
-        var next = ProtocolAScript()
+        var next = EvdevScript()
         next.now = k.now
         next.contact(120, 200)
         next.report()

@@ -3,37 +3,6 @@ import KioskCore
 import KioskTestSupport
 import MultitouchA
 
-/// Hand-written protocol A reports, 10 ms apart: the kernel's side of a converter test.
-///
-/// Each `contact` is one finger's values closed by `SYN_MT_REPORT`; `report()` closes the report.
-struct ProtocolAScript {
-    private(set) var events: [InputEvent] = []
-    var now = Instant(seconds: 5)
-
-    /// One contact at `x`, `y` (device units), with the device's own tracking id when it has them.
-    mutating func contact(_ x: Int32, _ y: Int32, id: Int32? = nil) {
-        if let id { add(AbsoluteAxis.multitouchTrackingID, id) }
-        add(AbsoluteAxis.multitouchPositionX, x)
-        add(AbsoluteAxis.multitouchPositionY, y)
-        add(SynchronizationCode.multitouchReport, 0)
-    }
-
-    /// `SYN_MT_REPORT` with no values: no contact at all, as the kernel's documentation writes it.
-    mutating func emptyContact() { add(SynchronizationCode.multitouchReport, 0) }
-
-    mutating func touchButton(_ down: Bool) { add(KeyCode.touch, down ? 1 : 0) }
-
-    mutating func add<Code: TypedEventCode>(_ code: Code, _ value: Int32) {
-        events.append(InputEvent(time: now, code, value))
-    }
-
-    /// Closes the report and moves the clock on.
-    mutating func report() {
-        events.append(.report(at: now))
-        now = now.adding(seconds: 0.010)
-    }
-}
-
 /// The 800x480 panel: 0...799 x 0...479 on it is one unit, one pixel.
 let panel = Size(width: 800, height: 480)
 
@@ -62,14 +31,4 @@ func decodeProtocolB(_ trace: EvemuTrace) throws -> [TouchFrame] {
         while let frame = decoder.nextPendingFrame() { frames.append(frame) }
     }
     return frames
-}
-
-/// The touches of a frame as "id phase x,y", easy to compare.
-func summary(_ frame: TouchFrame) -> [String] {
-    frame.touches.map { "\($0.id.rawValue) \($0.phase) \($0.location.x),\($0.location.y)" }
-}
-
-/// An event as "NAME value", the way evemu's comments read.
-func named(_ event: InputEvent) -> String {
-    "\(event.code.name(for: event.type) ?? "?") \(event.value)"
 }

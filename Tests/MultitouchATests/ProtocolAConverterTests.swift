@@ -9,7 +9,7 @@ import Testing
 @Suite("Converting protocol A touches")
 struct ProtocolAConverterTests {
     @Test func twoFingersDownMovingOneLiftingAndBothLifting() throws {
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         k.contact(100, 200)
         k.contact(500, 300)
         k.touchButton(true)
@@ -36,7 +36,7 @@ struct ProtocolAConverterTests {
     }
 
     @Test func aReportBecomesSlotsAndTrackingIDs() throws {
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         k.contact(100, 200)
         k.contact(500, 300)
         k.touchButton(true)
@@ -53,7 +53,7 @@ struct ProtocolAConverterTests {
 
     @Test func aReleaseSaidOnlyByTheTouchButtonEndsEveryTouch() throws {
         // lvgl#9829: the panel's last report holds BTN_TOUCH 0 and nothing else, no SYN_MT_REPORT.
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         k.contact(300, 100)
         k.contact(420, 260)
         k.touchButton(true)
@@ -108,7 +108,7 @@ struct ProtocolAConverterTests {
     }
 
     @Test func contactsListedInAnotherOrderKeepTheirTouches() throws {
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         k.contact(100, 200)
         k.contact(500, 300)
         k.report()
@@ -125,7 +125,7 @@ struct ProtocolAConverterTests {
     @Test func aDevicesOwnTrackingIDsDecideWhichContactIsWhich() throws {
         var device = SyntheticTouchscreen.protocolA
         device.setAxis(.multitouchTrackingID, AxisInfo(minimum: 0, maximum: 255))
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         k.contact(100, 200, id: 7)
         k.contact(500, 300, id: 3)
         k.report()
@@ -147,7 +147,7 @@ struct ProtocolAConverterTests {
     }
 
     @Test func aReportThatChangesNothingGivesNothing() throws {
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         k.contact(100, 200)
         k.touchButton(true)
         k.report()
@@ -161,7 +161,7 @@ struct ProtocolAConverterTests {
 
     @Test(arguments: [(10, 10), (11, 11), (16, 11)])
     func elevenContactsFillAsManySlotsAsThereAreAndTheRestAreDroppedAndCounted(slots: Int, delivered: Int) throws {
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         for i in 0..<11 { k.contact(Int32(40 + i * 70), 300) }
         k.touchButton(true)
         k.report()
@@ -179,7 +179,7 @@ struct ProtocolAConverterTests {
     }
 
     @Test func timesGoThroughUnchangedBeforeZeroToo() throws {
-        var k = ProtocolAScript()
+        var k = EvdevScript()
         k.now = Instant(microseconds: -1_250_000)
         k.contact(100, 200)
         k.report()

@@ -5,8 +5,8 @@ import Render
 import Scene
 import Testing
 
-/// The look, against PNGs committed under Golden/; `KIOSK_WRITE_GOLDEN=1` writes them afresh and
-/// fails each test that wrote one: a run that compared nothing must not pass.
+/// The look, against PNGs committed under Golden/; `KIOSK_WRITE_GOLDEN=1` (set to anything) writes
+/// them afresh and fails each test that wrote one: a run that compared nothing must not pass.
 @Suite struct GoldenImageTests {
     static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
     /// Per channel: room for a different cairo or FreeType version's anti-aliasing, not for a changed look.
@@ -60,10 +60,10 @@ import Testing
         let golden = Self.goldenDirectory.appendingPathComponent("\(name).png").path
         let actualPath = Self.goldenDirectory.appendingPathComponent("\(name).actual.png").path
         let diffPath = Self.goldenDirectory.appendingPathComponent("\(name).diff.png").path
-        if ProcessInfo.processInfo.environment["KIOSK_WRITE_GOLDEN"] == "1" {
+        if let request = ProcessInfo.processInfo.environment["KIOSK_WRITE_GOLDEN"], !request.isEmpty {
             try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true)
             try buffer.writePNG(to: golden)
-            Issue.record("\(name): KIOSK_WRITE_GOLDEN=1 wrote \(golden); nothing was compared, so this run does not count: check the image, commit it, and run again without KIOSK_WRITE_GOLDEN",
+            Issue.record("\(name): KIOSK_WRITE_GOLDEN=\(request) wrote \(golden); nothing was compared, so this run does not count: check the image, commit it, and run again without KIOSK_WRITE_GOLDEN",
                          sourceLocation: sourceLocation)
             return
         }

@@ -4,7 +4,8 @@ import KioskTestSupport
 import Testing
 
 /// `traces/demo.evemu`, the trace the README's first command replays, and the script that makes it.
-/// Run `KIOSK_WRITE_DEMO=1 swift test --filter DemoTrace` to write it again after changing the script.
+/// Run `KIOSK_WRITE_DEMO=1 swift test --filter DemoTrace` to write it again after changing the script
+/// (that run fails: it compared nothing).
 @Suite("Demo trace")
 struct DemoTraceTests {
     static let path = repositoryRoot.appendingPathComponent("traces/demo.evemu").path
@@ -45,8 +46,11 @@ struct DemoTraceTests {
 
     @Test func theCommittedDemoTraceIsWhatTheScriptWrites() throws {
         let text = Self.script().traceText
-        if ProcessInfo.processInfo.environment["KIOSK_WRITE_DEMO"] == "1" {
+        if let request = ProcessInfo.processInfo.environment["KIOSK_WRITE_DEMO"], !request.isEmpty {
             try text.write(toFile: Self.path, atomically: true, encoding: .utf8)
+            // Comparing the file with what was just written into it would prove nothing.
+            Issue.record("KIOSK_WRITE_DEMO=\(request) wrote \(Self.path); nothing was compared, so this run does not count: check it, commit it, and run again without KIOSK_WRITE_DEMO")
+            return
         }
         #expect(try String(contentsOfFile: Self.path, encoding: .utf8) == text)
     }
