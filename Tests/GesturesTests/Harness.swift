@@ -62,12 +62,12 @@ final class TestDelegate: GestureDelegate {
 final class Fingers {
     let engine: GestureEngine
     let views = TestViews()
-    /// The tests' one virtual clock: time passes only when the script says so.
-    let clock = VirtualClock(Instant(seconds: 100))
+    private let frames = FrameScript(clock: VirtualClock(Instant(seconds: 100)))
+    var clock: VirtualClock { frames.clock }
     var now: Instant { clock.now }
     let origin = Instant(seconds: 100)
     private var nextID = 1
-    private var down: [Int: Point] = [:]
+    private var down: [Int: Point] { frames.held }
     /// Every event so far, as `name@view state`.
     private(set) var log: [String] = []
     private(set) var events: [GestureEvent] = []
@@ -107,8 +107,8 @@ final class Fingers {
         }
     }
 
-    private func send(_ touches: [Touch]) {
-        engine.process(TouchFrame(time: now, touches: touches))
+    private func send(_ changes: [Int: (phase: TouchPhase, location: Point)]) {
+        engine.process(frames.frame(changes))
         collect()
     }
 
@@ -116,45 +116,30 @@ final class Fingers {
     @discardableResult
     func press(_ points: Point...) -> [Int] {
         var ids: [Int] = []
-        var touches: [Touch] = []
+        var changes: [Int: (phase: TouchPhase, location: Point)] = [:]
         for p in points {
             let id = nextID
             nextID += 1
-            down[id] = p
             ids.append(id)
-            touches.append(Touch(id: TouchID(id), phase: .began, location: p))
+            changes[id] = (.began, p)
         }
-        for (id, p) in down where !ids.contains(id) { touches.append(Touch(id: TouchID(id), phase: .stationary, location: p)) }
-        send(touches)
+        send(changes)
         return ids
     }
 
     /// Moves fingers to new places in one frame, a frame later.
     func move(_ moves: [Int: Point]) {
         clock.advance(by: Self.frame)
-        var touches: [Touch] = []
-        for (id, p) in down.sorted(by: { $0.key < $1.key }) {
-            if let to = moves[id] {
-                down[id] = to
-                touches.append(Touch(id: TouchID(id), phase: .moved, location: to))
-            } else {
-                touches.append(Touch(id: TouchID(id), phase: .stationary, location: p))
-            }
-        }
-        send(touches)
+        send(moves.filter { down[$0.key] != nil }.mapValues { (.moved, $0) })
     }
 
     /// Lifts fingers (all when none named), a frame later unless `sameFrame`.
     func lift(_ ids: [Int]? = nil, sameFrame: Bool = false, cancelled: Bool = false) {
         if !sameFrame { clock.advance(by: Self.frame) }
         let which = ids ?? Array(down.keys)
-        var touches: [Touch] = []
-        for (id, p) in down.sorted(by: { $0.key < $1.key }) {
-            let phase: TouchPhase = which.contains(id) ? (cancelled ? .cancelled : .ended) : .stationary
-            touches.append(Touch(id: TouchID(id), phase: phase, location: p))
-        }
-        for id in which { down[id] = nil }
-        send(touches)
+        var changes: [Int: (phase: TouchPhase, location: Point)] = [:]
+        for id in which { if let p = down[id] { changes[id] = (cancelled ? .cancelled : .ended, p) } }
+        send(changes)
     }
 
     /// Lets time pass with no touch input; timers fire.

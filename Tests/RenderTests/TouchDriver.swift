@@ -12,10 +12,10 @@ let defaultConfigPath = KioskExecutable.defaultConfigPath
 /// Drives a scene with fingers, a frame every 1/60 s, and lets a callback see every frame.
 final class TouchDriver {
     let scene: KioskScene
-    /// The tests' one virtual clock: time passes only when the script says so.
-    let clock = VirtualClock(Instant(seconds: 10))
+    private let frames = FrameScript(clock: VirtualClock(Instant(seconds: 10)))
+    var clock: VirtualClock { frames.clock }
     var now: Instant { clock.now }
-    private var held: [Int: Point] = [:]
+    private var held: [Int: Point] { frames.held }
     /// Called after every frame and every tick of time.
     var onFrame: (KioskScene, Instant) -> Void = { _, _ in }
     static let frame = 1.0 / 60
@@ -25,25 +25,17 @@ final class TouchDriver {
         scene = try KioskScene(configuration.scene, recordsEvents: false)
     }
 
-    private func send(_ changes: [Int: (TouchPhase, Point)]) {
+    private func send(_ changes: [Int: (phase: TouchPhase, location: Point)]) {
         clock.advance(by: Self.frame)
         scene.advance(to: now)
-        var touches: [Touch] = []
-        for (finger, p) in held.sorted(by: { $0.key < $1.key }) where changes[finger] == nil {
-            touches.append(Touch(id: TouchID(finger), phase: .stationary, location: p))
-        }
-        for (finger, change) in changes.sorted(by: { $0.key < $1.key }) {
-            touches.append(Touch(id: TouchID(finger), phase: change.0, location: change.1))
-            if change.0.isFinal { held[finger] = nil } else { held[finger] = change.1 }
-        }
-        scene.handle(TouchFrame(time: now, touches: touches))
+        scene.handle(frames.frame(changes))
         onFrame(scene, now)
     }
 
     func down(_ finger: Int, at p: Point) { send([finger: (.began, p)]) }
 
     func up(_ fingers: Int...) {
-        var changes: [Int: (TouchPhase, Point)] = [:]
+        var changes: [Int: (phase: TouchPhase, location: Point)] = [:]
         for f in fingers { if let p = held[f] { changes[f] = (.ended, p) } }
         send(changes)
     }
@@ -54,7 +46,7 @@ final class TouchDriver {
         let steps = max(1, Int((seconds / Self.frame).rounded()))
         for step in 1...steps {
             let t = Double(step) / Double(steps)
-            var changes: [Int: (TouchPhase, Point)] = [:]
+            var changes: [Int: (phase: TouchPhase, location: Point)] = [:]
             for (f, to) in targets { if let from = starts[f] { changes[f] = (.moved, from + (to - from) * t) } }
             send(changes)
         }
