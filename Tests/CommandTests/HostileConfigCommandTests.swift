@@ -66,33 +66,13 @@ struct HostileConfigCommandTests {
 
     /// `kiosk` with `arguments`, killed after `seconds`: a hang fails the test instead of holding the suite.
     static func run(_ arguments: [String], seconds: Double = 30,
-                    sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = KioskExecutable.url
-        p.arguments = arguments
-        p.currentDirectoryURL = KioskExecutable.repositoryRoot
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        let ended = DispatchSemaphore(value: 0)
-        p.terminationHandler = { _ in ended.signal() }
-        try p.run()
-        // Both pipes drained while it runs, so a full pipe cannot stop it.
-        let group = DispatchGroup()
-        let o = Output(), e = Output()
-        DispatchQueue.global().async(group: group) { o.data = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { e.data = err.fileHandleForReading.readDataToEndOfFile() }
-        if ended.wait(timeout: .now() + seconds) == .timedOut {
-            kill(p.processIdentifier, SIGKILL)
-            ended.wait()
+                    sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> KioskExecutable.Finished {
+        let r = try KioskExecutable.run(arguments, seconds: seconds)
+        if r.timedOut {
             Issue.record("kiosk \(arguments.joined(separator: " ")) did not end within \(seconds) s", sourceLocation: sourceLocation)
         }
-        group.wait()
-        return (p.terminationStatus, String(decoding: o.data, as: UTF8.self), String(decoding: e.data, as: UTF8.self))
+        return r
     }
-
-    /// What one reader thread collected; read only after the group that wrote it has ended.
-    private final class Output: @unchecked Sendable { var data = Data() }
 
     @Test(arguments: faults)
     func checkConfigRefusesTheFileWithOneLine(text: String, error: String) throws {

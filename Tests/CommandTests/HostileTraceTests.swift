@@ -107,46 +107,12 @@ struct HostileTraceTests {
 
     // MARK: Running
 
-    /// What a finished kiosk printed, and its exit status (minus the signal that killed it; -1 when it timed out).
-    struct Finished {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
     /// `kiosk replay` of `trace`, killed after `seconds`: a hang fails the test instead of stalling the suite.
-    func replay(_ trace: String, seconds: Double = 60) throws -> Finished {
+    func replay(_ trace: String, seconds: Double = 60) throws -> KioskExecutable.Finished {
         let dir = try KioskExecutable.temporaryFolder("hostile")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("trace.evemu").path
         try Data(trace.utf8).write(to: URL(fileURLWithPath: path))
-        return try Self.run(["replay", path], seconds: seconds, in: dir)
-    }
-
-    /// Runs the built kiosk with its outputs in files; a process still running after `seconds` is
-    /// killed and reported as status -1 with "timed out" on standard error.
-    static func run(_ arguments: [String], seconds: Double, in dir: URL) throws -> Finished {
-        let out = dir.appendingPathComponent("stdout"), err = dir.appendingPathComponent("stderr")
-        try Data().write(to: out)
-        try Data().write(to: err)
-        let p = Process()
-        p.executableURL = KioskExecutable.url
-        p.arguments = arguments
-        p.currentDirectoryURL = KioskExecutable.repositoryRoot
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
-        let ended = DispatchSemaphore(value: 0)
-        p.terminationHandler = { _ in ended.signal() }
-        try p.run()
-        if ended.wait(timeout: .now() + seconds) == .timedOut {
-            kill(p.processIdentifier, SIGKILL)
-            ended.wait()
-            return Finished(status: -1, stdout: "", stderr: "timed out after \(seconds) s: \(arguments)")
-        }
-        let status = p.terminationReason == .uncaughtSignal ? -p.terminationStatus : p.terminationStatus
-        return Finished(
-            status: status, stdout: try String(contentsOf: out, encoding: .utf8),
-            stderr: (p.terminationReason == .uncaughtSignal ? "killed by signal \(p.terminationStatus)\n" : "")
-                + (try String(contentsOf: err, encoding: .utf8)))
+        return try KioskExecutable.run(["replay", path], seconds: seconds)
     }
 }
