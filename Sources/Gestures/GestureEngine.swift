@@ -35,7 +35,8 @@ public enum GestureSetupError: Error, Equatable, CustomStringConvertible {
 public final class GestureEngine {
     public let metrics: PanelMetrics
     public private(set) var recognizers: [GestureRecognizer] = []
-    public internal(set) var touches: TouchTable
+    /// The fingers down, the engine's own: its host learns of touches from `outputs` and the frames.
+    var touches: TouchTable
     public weak var host: (any GestureEngineHost)?
     public let trace: DecisionTrace
     /// What the last `process` or `advance(to:)` produced.
