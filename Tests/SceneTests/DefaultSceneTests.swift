@@ -261,6 +261,18 @@ struct DefaultSceneTests {
         #expect(r.controlEvents("slider").last == "touchCancel")
     }
 
+    @Test func aSliderCancelledAfterItMovedPutsItsValueBack() throws {
+        let k = TouchScript()
+        // From the knob, more up than along: the slider follows until the canvas's pan takes the touch.
+        k.drag(from: Point(x: 410, y: 424), to: Point(x: 450, y: 330), over: 0.6)
+        let r = try k.replay()
+        #expect(r.states("pan", on: "canvas").first == "began")
+        let events = r.controlEvents("slider")
+        #expect(events.contains("valueChanged"), "the slider moved before it was cancelled: \(events)")
+        #expect(events.last == "touchCancel")
+        #expect(r.number("slider", "value") == 0.5)
+    }
+
     @Test func aTapOnTheSwitchTogglesIt() throws {
         let k = TouchScript()
         k.tap(at: Point(x: 690, y: 424))
