@@ -8,6 +8,8 @@
 #include <sys/inotify.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
+#include <sys/pidfd.h>
+#include <sys/wait.h>
 
 static const int kiosk_SFD_CLOEXEC = SFD_CLOEXEC;
 static const int kiosk_SFD_NONBLOCK = SFD_NONBLOCK;
@@ -15,4 +17,9 @@ static const int kiosk_SFD_NONBLOCK = SFD_NONBLOCK;
 static const int kiosk_NETLINK_KOBJECT_UEVENT = NETLINK_KOBJECT_UEVENT;
 /// SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK (glibc's SOCK_* are an enum Swift imports as a type).
 static const int kiosk_SOCK_DGRAM_CLOEXEC_NONBLOCK = SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK;
+/// A child's wait status (sys/wait.h's function-like macros, which do not import).
+static inline int kiosk_WIFEXITED(int status) { return WIFEXITED(status); }
+static inline int kiosk_WEXITSTATUS(int status) { return WEXITSTATUS(status); }
+static inline int kiosk_WIFSIGNALED(int status) { return WIFSIGNALED(status); }
+static inline int kiosk_WTERMSIG(int status) { return WTERMSIG(status); }
 #endif

@@ -11,6 +11,8 @@ public struct KioskConfiguration: Sendable {
     public var scene: SceneDescription
     /// `[display]`, `[input]`, `[log]`, `[loop]`: what `kiosk run` needs beyond the scene.
     public var runtime = RuntimeSettings()
+    /// `[[hook]]` and `[hooks]`: programs run when a control sends an event.
+    public var hooks = HookSettings()
 
     public init(file: String, scene: SceneDescription, runtime: RuntimeSettings = RuntimeSettings()) {
         self.file = file
@@ -19,7 +21,7 @@ public struct KioskConfiguration: Sendable {
     }
 
     /// The sections a config file may have: the scene's, then the runtime's.
-    static let topLevelKeys = ["panel", "scene", "view", "gesture"] + RuntimeSection.sections
+    static let topLevelKeys = ["panel", "scene", "view", "gesture"] + RuntimeSection.sections + ["hook", "hooks"]
 
     /// The largest config file read: no kiosk's scene comes near it.
     public static let maximumFileSize = 1 << 20
@@ -106,7 +108,9 @@ public struct KioskConfiguration: Sendable {
         } catch {
             throw ConfigError(file: error.location.file, line: error.location.line, key: "", message: error.message)
         }
-        return KioskConfiguration(file: file, scene: scene, runtime: runtime)
+        var configuration = KioskConfiguration(file: file, scene: scene, runtime: runtime)
+        configuration.hooks = try HookSection().settings(top, views: scene.views)
+        return configuration
     }
 }
 
