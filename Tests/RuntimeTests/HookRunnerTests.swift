@@ -129,7 +129,13 @@ struct HookRunnerTests {
         let b = try Bench()
         let program = try b.script("hang", "echo started; exec sleep 1000")
         let runner = b.runner([hook("button", .primaryActionTriggered, [program], timeout: 5)])
+        // The loop blocks TERM (it reads signals through a signalfd); the hook must not inherit that.
+        var term = sigset_t(), previous = sigset_t()
+        sigemptyset(&term)
+        sigaddset(&term, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &term, &previous)
         runner.publish([b.event("button", .primaryActionTriggered(taps: 1))], source: .touch, scene: b.scene, now: b.clock.now)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
         #expect(runner.nextDeadline == b.clock.now.adding(seconds: 5))
         #expect(b.pump(runner) { b.messages.contains { $0.hasSuffix("stdout: started") } })
         b.clock.advance(by: 4.999)

@@ -30,8 +30,8 @@ enum HookSpawn {
     static func start(_ argv: [String], environment: [String]) -> Result<SpawnedProcess, SpawnError> {
         var out: [Int32] = [-1, -1]
         var err: [Int32] = [-1, -1]
-        guard pipe2(&out, O_CLOEXEC) == 0 else { return .failure(SpawnError(call: "pipe2", code: errno)) }
-        guard pipe2(&err, O_CLOEXEC) == 0 else {
+        guard kiosk_pipe2(&out, O_CLOEXEC) == 0 else { return .failure(SpawnError(call: "pipe2", code: errno)) }
+        guard kiosk_pipe2(&err, O_CLOEXEC) == 0 else {
             let code = errno
             close(out[0]); close(out[1])
             return .failure(SpawnError(call: "pipe2", code: code))
@@ -47,7 +47,7 @@ enum HookSpawn {
         posix_spawn_file_actions_adddup2(&actions, out[1], 1)
         posix_spawn_file_actions_adddup2(&actions, err[1], 2)
         // Nothing of the kiosk's (the DRM card, the touchscreen, the sockets) leaks into a hook.
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        kiosk_spawn_closefrom(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
