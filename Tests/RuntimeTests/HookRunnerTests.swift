@@ -32,7 +32,18 @@ struct HookRunnerTests {
             origin = clock.now
         }
 
-        deinit { try? FileManager.default.removeItem(at: folder) }
+        /// The runners made, whose processes a failed test must not leave behind.
+        private var runners: [HookRunner] = []
+
+        deinit {
+            for runner in runners {
+                for pid in runner.runningPIDs {
+                    kill(-pid, SIGKILL)
+                    waitpid(pid, nil, 0)
+                }
+            }
+            try? FileManager.default.removeItem(at: folder)
+        }
 
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
@@ -49,8 +60,10 @@ struct HookRunnerTests {
             let handler = handler
             var logger = Logger(label: "test", factory: { _ in handler })
             logger.logLevel = .debug
-            return HookRunner(settings: HookSettings(hooks: hooks, maxRunning: maxRunning, queueLimit: queue, killGraceSeconds: grace),
-                              origin: origin, environment: environment, logger: logger)
+            let runner = HookRunner(settings: HookSettings(hooks: hooks, maxRunning: maxRunning, queueLimit: queue, killGraceSeconds: grace),
+                                    origin: origin, environment: environment, logger: logger)
+            runners.append(runner)
+            return runner
         }
 
         /// A control event at `seconds` after the origin.
