@@ -59,6 +59,7 @@ public struct HookSettings: Sendable, Equatable {
 
 /// Reads `[hooks]` and every `[[hook]]` into `HookSettings`.
 struct HookSection {
+    static let sections = ["hook", "hooks"]
     static let limitKeys = ["max_running", "queue", "kill_grace"]
     static let hookKeys = ["view", "event", "run", "timeout"]
     /// A day: a hook that runs longer is not a hook but a service.

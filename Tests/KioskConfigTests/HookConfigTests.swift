@@ -102,8 +102,8 @@ struct HookConfigTests {
          "hook[0].run: 'gpioset' is not an absolute path; hooks run no shell and search no PATH, so name the program in full, such as \"/usr/bin/gpioset\""),
         ("[[hook]]\nview = \"door\"\nevent = \"touchDown\"\nrun = [\"/nonexistent/open-door\"]", "run = ",
          "hook[0].run: '/nonexistent/open-door' cannot be run: No such file or directory"),
-        ("[[hook]]\nview = \"door\"\nevent = \"touchDown\"\nrun = [\"/etc/hostname\"]", "run = ",
-         "hook[0].run: '/etc/hostname' is not executable (Permission denied); chmod +x it, or fix the path"),
+        ("[[hook]]\nview = \"door\"\nevent = \"touchDown\"\nrun = [\"@PLAIN@\"]", "run = ",
+         "hook[0].run: '@PLAIN@' is not executable (Permission denied); chmod +x it, or fix the path"),
         ("[[hook]]\nview = \"door\"\nevent = \"touchDown\"\nrun = [\"/tmp\"]", "run = ", "hook[0].run: '/tmp' is not a file"),
         ("[[hook]]\nview = \"door\"\nevent = \"touchDown\"\nrun = [\"/bin/true\"]\ntimeout = 0", "timeout",
          "hook[0].timeout: 0 is out of range; allowed: a number of seconds from 0.001 to 86400"),
@@ -115,10 +115,15 @@ struct HookConfigTests {
 
     @Test(arguments: refusals)
     func aBadHookIsRefusedOnItsLine(c: (hooks: String, needle: String, expected: String)) throws {
-        let text = hookConfig(c.hooks)
+        // A file without execute bits, for the case that needs one.
+        let plain = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-hook-plain-\(UUID().uuidString.prefix(8))").path
+        try "#!/bin/sh\n".write(toFile: plain, atomically: true, encoding: .utf8)
+        chmod(plain, 0o644)
+        defer { unlink(plain) }
+        let text = hookConfig(c.hooks.replacingOccurrences(of: "@PLAIN@", with: plain))
         let n = line(of: c.needle, in: text)
         let e = try #require(configError(text))
-        #expect(e.description == "kiosk.toml:\(n): \(c.expected)")
+        #expect(e.description == "kiosk.toml:\(n): \(c.expected.replacingOccurrences(of: "@PLAIN@", with: plain))")
     }
 }
 

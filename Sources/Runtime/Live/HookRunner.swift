@@ -15,7 +15,7 @@ import Glibc
 public final class HookRunner: LoopExtension {
     /// One run asked for: which hook, and what its environment says.
     struct Run {
-        var hook: Int
+        var hook: HookDescription
         var value: String
         var time: Double
         var source: ChangeSource
@@ -33,7 +33,7 @@ public final class HookRunner: LoopExtension {
         var killed = false
     }
 
-    public let settings: HookSettings
+    public private(set) var settings: HookSettings
     /// The KIOSK_TIME of an event is its time in seconds since this moment, as `t` in `kiosk replay --events`.
     let origin: Instant
     /// The kiosk's own environment, which every hook inherits (PATH, LANG) under the KIOSK_ variables.
@@ -64,6 +64,30 @@ public final class HookRunner: LoopExtension {
     public var queuedCount: Int { queue.count }
     /// The pids of the hooks running now (tests use them to watch the process go).
     public var runningPIDs: [Int32] { running.map(\.process.pid) }
+
+    /// Takes the hooks and limits of a reloaded config. Hooks running now run on to their end
+    /// (or timeout) under the settings they started with; queued runs keep their hook.
+    public func reconfigure(_ settings: HookSettings) {
+        self.settings.hooks = settings.hooks
+        self.settings.maxRunning = settings.maxRunning
+        self.settings.killGraceSeconds = settings.killGraceSeconds
+        if settings.queueLimit != queue.capacity {
+            var next = RingQueue<Run>(capacity: settings.queueLimit)
+            while let run = queue.popFirst() {
+                if !next.append(run) { droppedRuns += 1 }
+            }
+            queue = next
+            self.settings.queueLimit = settings.queueLimit
+        }
+    }
+
+    /// Installs a runner for the loop's config (`[[hook]]`, `[hooks]`) on `loop`, even with no
+    /// hooks yet: a reload may add them. `KIOSK_TIME` counts from now on the loop's clock.
+    public static func install(on loop: KioskLoop, logger: Logger) {
+        let runner = HookRunner(settings: loop.configuration.hooks, origin: loop.clock(), environment: loop.options.environment,
+                                logger: logger)
+        loop.install(runner)
+    }
 
     // MARK: LoopExtension
 
@@ -105,8 +129,8 @@ public final class HookRunner: LoopExtension {
         guard !settings.hooks.isEmpty else { return }
         for event in events {
             guard case .control(let time, let view, let control) = event else { continue }
-            for (index, hook) in settings.hooks.enumerated() where hook.view == view && hook.event.rawValue == control.name {
-                let run = Run(hook: index, value: Self.value(of: control, view: view, scene: scene),
+            for hook in settings.hooks where hook.view == view && hook.event.rawValue == control.name {
+                let run = Run(hook: hook, value: Self.value(of: control, view: view, scene: scene),
                               time: time.seconds(since: origin), source: source)
                 submit(run, now: now)
             }
@@ -174,7 +198,7 @@ public final class HookRunner: LoopExtension {
     }
 
     private func start(_ run: Run, now: Instant) {
-        let hook = settings.hooks[run.hook]
+        let hook = run.hook
         var environment = baseEnvironment
         environment.append("KIOSK_VIEW=\(hook.view)")
         environment.append("KIOSK_EVENT=\(hook.event.rawValue)")
@@ -199,7 +223,7 @@ public final class HookRunner: LoopExtension {
     private func readOutputs(_ i: Int) {
         let log = log
         let metadata = metadata(of: running[i])
-        let name = describe(settings.hooks[running[i].run.hook])
+        let name = describe(running[i].run.hook)
         for k in running[i].outputs.indices {
             let stream = running[i].outputs[k].stream
             running[i].outputs[k].read { line in
@@ -221,7 +245,7 @@ public final class HookRunner: LoopExtension {
 
     private func finishRun(_ i: Int, status: Int32, now: Instant) {
         let r = running[i]
-        let hook = settings.hooks[r.run.hook]
+        let hook = r.run.hook
         let name = describe(hook)
         var metadata = metadata(of: r)
         // What the pipes still hold, then their end: a hook's children may keep them open, but the run is over.
@@ -250,13 +274,13 @@ public final class HookRunner: LoopExtension {
             if !r.killed, now >= terminated.adding(seconds: settings.killGraceSeconds) {
                 kill(-r.process.pid, SIGKILL)
                 running[i].killed = true
-                log.warning("hook \(describe(settings.hooks[r.run.hook])) still running \(fixedDecimal(settings.killGraceSeconds, 3)) s after TERM: sent KILL",
+                log.warning("hook \(describe(r.run.hook)) still running \(fixedDecimal(settings.killGraceSeconds, 3)) s after TERM: sent KILL",
                             metadata: metadata(of: r))
             }
         } else if now >= r.deadline {
             kill(-r.process.pid, SIGTERM)
             running[i].terminated = now
-            log.warning("hook \(describe(settings.hooks[r.run.hook])) still running at its timeout of \(fixedDecimal(settings.hooks[r.run.hook].timeoutSeconds, 3)) s: sent TERM",
+            log.warning("hook \(describe(r.run.hook)) still running at its timeout of \(fixedDecimal(r.run.hook.timeoutSeconds, 3)) s: sent TERM",
                         metadata: metadata(of: r))
         }
     }
@@ -267,7 +291,7 @@ public final class HookRunner: LoopExtension {
     }
 
     private func identity(_ run: Run) -> Logger.Metadata {
-        let hook = settings.hooks[run.hook]
+        let hook = run.hook
         return ["hook.view": "\(hook.view)", "hook.event": "\(hook.event.rawValue)", "hook.location": "\(hook.location)"]
     }
 
