@@ -236,3 +236,62 @@ struct HookRunnerTests {
         #expect(!fds.contains(Int(leaked)), "\(fds)")
     }
 }
+
+/// Hooks inside the loop: the loop polls their descriptors, wakes at their deadlines, and a
+/// press from outside reaches them with its source.
+@Suite("Hooks in the loop")
+struct HooksInTheLoopTests {
+    @Test func aHooksTimeoutIsTheLoopsNextWakeAndTheLoopEndsTheHookThere() throws {
+        let run = try LiveLoopRun("hooks-loop")
+        let program = run.folder.appendingPathComponent("hang").path
+        try "#!/bin/sh\nexec sleep 1000\n".write(toFile: program, atomically: true, encoding: .utf8)
+        chmod(program, 0o755)
+        let handler = run.handler
+        let runner = HookRunner(
+            settings: HookSettings(hooks: [HookDescription(view: "button", event: .primaryActionTriggered, run: [program], timeoutSeconds: 30,
+                                                           location: SourceLocation(file: "kiosk.conf", line: 9))]),
+            origin: run.clock.now, environment: [:], logger: Logger(label: "hooks", factory: { _ in handler }))
+        defer { for pid in runner.runningPIDs { kill(-pid, SIGKILL); waitpid(pid, nil, 0) } }
+        run.loop.install(runner)
+        run.loop.tick(at: run.clock.now)
+        let pressed = run.clock.now
+        try run.loop.apply(.press(view: "button"), source: .mqtt).get()
+        #expect(runner.runningCount == 1)
+        let wake = try #require(run.loop.nextWake(after: pressed))
+        #expect(wake <= pressed.adding(seconds: 30))
+
+        // The loop's own wake-ups until the hook is gone: each polls the descriptors as run() does.
+        func wakeUp() {
+            run.loop.fds.removeAll(keepingCapacity: true)
+            run.loop.appendExtensionDescriptors()
+            _ = poll(&run.loop.fds, nfds_t(run.loop.fds.count), 100)
+            run.loop.serviceExtensions()
+            run.loop.tick(at: run.clock.now)
+        }
+        run.clock.now = pressed.adding(seconds: 30)
+        let limit = Date().addingTimeInterval(20)
+        while runner.runningCount > 0, Date() < limit { wakeUp() }
+        #expect(runner.runningCount == 0)
+        let messages = handler.entries.map { "\($0.message)" }
+        #expect(messages.contains { $0.hasPrefix("hook primaryActionTriggered on button (kiosk.conf:9) ended: killed by signal 15 (TERM) after 30.000 s") },
+                "\(messages)")
+    }
+
+    @Test func aReloadsHooksReplaceTheOldOnesAndTheQueueTakesItsNewSize() throws {
+        let handler = InMemoryLogHandler()
+        let clock = VirtualClock()
+        let scene = try KioskScene(KioskConfiguration.load(path: KioskLoopTests.configPath).scene)
+        let hang = HookDescription(view: "button", event: .primaryActionTriggered, run: ["/bin/sleep", "1000"], timeoutSeconds: 1)
+        let runner = HookRunner(settings: HookSettings(hooks: [hang], maxRunning: 1, queueLimit: 4), origin: clock.now, environment: [:],
+                                logger: Logger(label: "hooks", factory: { _ in handler }))
+        defer { for pid in runner.runningPIDs { kill(-pid, SIGKILL); waitpid(pid, nil, 0) } }
+        let tap = SceneEvent.control(time: clock.now, view: "button", event: .primaryActionTriggered(taps: 1))
+        runner.publish([tap, tap, tap, tap], source: .touch, scene: scene, now: clock.now)
+        #expect(runner.runningCount == 1 && runner.queuedCount == 3)
+        runner.reconfigure(HookSettings(hooks: [], maxRunning: 1, queueLimit: 2))
+        #expect(runner.queuedCount == 2)
+        #expect(runner.droppedRuns == 1)
+        runner.publish([tap], source: .touch, scene: scene, now: clock.now)
+        #expect(runner.queuedCount == 2, "the new config has no hook for the button")
+    }
+}
