@@ -293,5 +293,6 @@ struct HooksInTheLoopTests {
         #expect(runner.droppedRuns == 1)
         runner.publish([tap], source: .touch, scene: scene, now: clock.now)
         #expect(runner.queuedCount == 2, "the new config has no hook for the button")
+        #expect(runner.droppedRuns == 1, "the new config has no hook for the button: nothing was asked for")
     }
 }
