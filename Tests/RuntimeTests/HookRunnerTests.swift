@@ -47,12 +47,14 @@ struct HookRunnerTests {
 
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-        /// Writes an executable shell script (the hook's program; kiosk itself runs no shell).
-        func script(_ name: String, _ body: String) throws -> String {
+        /// Writes a shell script and gives the argv that runs it: `/bin/sh` and its path (kiosk
+        /// itself runs no shell; the test picks one as the hook's program). Not the script itself:
+        /// while this process writes it, another test's spawn may hold the file open for writing
+        /// for a moment, and exec of it would fail with ETXTBSY.
+        func script(_ name: String, _ body: String) throws -> [String] {
             let p = path(name)
-            try ("#!/bin/sh\n" + body + "\n").write(toFile: p, atomically: true, encoding: .utf8)
-            chmod(p, 0o755)
-            return p
+            try (body + "\n").write(toFile: p, atomically: true, encoding: .utf8)
+            return ["/bin/sh", p]
         }
 
         func runner(_ hooks: [HookDescription], maxRunning: Int = 4, queue: Int = 64, grace: Double = 2,
@@ -107,7 +109,7 @@ struct HookRunnerTests {
         let b = try Bench()
         let out = b.path("env.txt")
         let program = try b.script("write-env", "env > \"$1\"; echo written to \"$1\"; echo a warning >&2")
-        let runner = b.runner([hook(c.view, c.event, [program, out])], environment: ["PATH": "/usr/bin:/bin", "KIOSK_VIEW": "stale"])
+        let runner = b.runner([hook(c.view, c.event, program + [out])], environment: ["PATH": "/usr/bin:/bin", "KIOSK_VIEW": "stale"])
         runner.publish([b.event(c.view, c.control)], source: .socket, scene: b.scene, now: b.clock.now)
         #expect(runner.runningCount == 1)
         #expect(b.pump(runner) { runner.runningCount == 0 }, "\(b.messages)")
@@ -127,8 +129,8 @@ struct HookRunnerTests {
         let b = try Bench()
         let out = b.path("ran.txt")
         let program = try b.script("note", "echo \"$KIOSK_VIEW $KIOSK_EVENT\" >> \"$1\"")
-        let runner = b.runner([hook("button", .primaryActionTriggered, [program, out]), hook("slider", .valueChanged, [program, out]),
-                               hook("button", .touchDown, [program, out])])
+        let runner = b.runner([hook("button", .primaryActionTriggered, program + [out]), hook("slider", .valueChanged, program + [out]),
+                               hook("button", .touchDown, program + [out])])
         runner.publish([b.event("button", .primaryActionTriggered(taps: 1)), b.event("switch", .toggled(true)),
                         b.event("button", .touchUpInside),
                         .gesture(GestureEvent(time: b.origin, recognizer: RecognizerID(0), state: .recognized), view: "canvas",
@@ -141,7 +143,7 @@ struct HookRunnerTests {
     @Test func aHookThatOutlivesItsTimeoutGetsTERMOnTheLoopsClock() throws {
         let b = try Bench()
         let program = try b.script("hang", "echo started; exec sleep 1000")
-        let runner = b.runner([hook("button", .primaryActionTriggered, [program], timeout: 5)])
+        let runner = b.runner([hook("button", .primaryActionTriggered, program, timeout: 5)])
         // The loop blocks TERM (it reads signals through a signalfd); the hook must not inherit that.
         var term = sigset_t(), previous = sigset_t()
         sigemptyset(&term)
@@ -167,7 +169,7 @@ struct HookRunnerTests {
         let ready = b.path("ready")
         // The shell ignores TERM, and so does the sleep it starts (ignored signals survive exec).
         let program = try b.script("stubborn", "trap '' TERM; touch \"$1\"; while :; do sleep 1; done")
-        let runner = b.runner([hook("button", .primaryActionTriggered, [program, ready], timeout: 1)], grace: 3)
+        let runner = b.runner([hook("button", .primaryActionTriggered, program + [ready], timeout: 1)], grace: 3)
         runner.publish([b.event("button", .primaryActionTriggered(taps: 1))], source: .touch, scene: b.scene, now: b.clock.now)
         #expect(b.pump(runner) { FileManager.default.fileExists(atPath: ready) })
         b.clock.advance(by: 1)
@@ -184,7 +186,7 @@ struct HookRunnerTests {
         let b = try Bench()
         let out = b.path("runs.txt")
         let program = try b.script("count", "echo \"$KIOSK_VALUE\" >> \"$1\"")
-        let runner = b.runner([hook("button", .primaryActionTriggered, [program, out])], maxRunning: 2, queue: 8)
+        let runner = b.runner([hook("button", .primaryActionTriggered, program + [out])], maxRunning: 2, queue: 8)
         let taps = (1...1000).map { b.event("button", .primaryActionTriggered(taps: $0), at: Double($0) / 100) }
         runner.publish(taps[...], source: .touch, scene: b.scene, now: b.clock.now)
         #expect(runner.runningCount == 2)
@@ -213,7 +215,7 @@ struct HookRunnerTests {
         let b = try Bench()
         let long = String(repeating: "x", count: 2000)
         let program = try b.script("chatty", "echo \(long); i=0; while [ $i -lt 150 ]; do echo line $i; i=$((i+1)); done; printf tail")
-        let runner = b.runner([hook("button", .primaryActionTriggered, [program])])
+        let runner = b.runner([hook("button", .primaryActionTriggered, program)])
         runner.publish([b.event("button", .primaryActionTriggered(taps: 1))], source: .touch, scene: b.scene, now: b.clock.now)
         #expect(b.pump(runner) { runner.runningCount == 0 })
         let lines = b.messages.filter { $0.contains(" stdout: ") }
@@ -229,7 +231,7 @@ struct HookRunnerTests {
         let program = try b.script("fds", "ls /proc/$$/fd > \"$1\"")
         let leaked = open("/dev/null", O_RDONLY)  // not close-on-exec, as a careless library might leave one
         defer { close(leaked) }
-        let runner = b.runner([hook("button", .primaryActionTriggered, [program, out])])
+        let runner = b.runner([hook("button", .primaryActionTriggered, program + [out])])
         runner.publish([b.event("button", .primaryActionTriggered(taps: 1))], source: .touch, scene: b.scene, now: b.clock.now)
         #expect(b.pump(runner) { runner.runningCount == 0 })
         let fds = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
@@ -243,12 +245,12 @@ struct HookRunnerTests {
 struct HooksInTheLoopTests {
     @Test func aHooksTimeoutIsTheLoopsNextWakeAndTheLoopEndsTheHookThere() throws {
         let run = try LiveLoopRun("hooks-loop")
-        let program = run.folder.appendingPathComponent("hang").path
-        try "#!/bin/sh\nexec sleep 1000\n".write(toFile: program, atomically: true, encoding: .utf8)
-        chmod(program, 0o755)
+        let script = run.folder.appendingPathComponent("hang").path
+        try "exec sleep 1000\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let program = ["/bin/sh", script]
         let handler = run.handler
         let runner = HookRunner(
-            settings: HookSettings(hooks: [HookDescription(view: "button", event: .primaryActionTriggered, run: [program], timeoutSeconds: 30,
+            settings: HookSettings(hooks: [HookDescription(view: "button", event: .primaryActionTriggered, run: program, timeoutSeconds: 30,
                                                            location: SourceLocation(file: "kiosk.conf", line: 9))]),
             origin: run.clock.now, environment: [:], logger: Logger(label: "hooks", factory: { _ in handler }))
         defer { for pid in runner.runningPIDs { kill(-pid, SIGKILL); waitpid(pid, nil, 0) } }

@@ -13,10 +13,11 @@ struct ReplayRunsNoHooksTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let ran = dir.appendingPathComponent("ran").path
         let program = dir.appendingPathComponent("hook").path
-        try "#!/bin/sh\ntouch \"$1\"\n".write(toFile: program, atomically: true, encoding: .utf8)
-        chmod(program, 0o755)
+        // Run by /bin/sh: exec of a file this process has just written can meet ETXTBSY while
+        // another test's child still holds it for a moment.
+        try "touch \"$1\"\n".write(toFile: program, atomically: true, encoding: .utf8)
         let config = try String(contentsOf: repositoryRoot.appendingPathComponent("config/kiosk.toml"), encoding: .utf8)
-            + "\n[[hook]]\nview = \"button\"\nevent = \"primaryActionTriggered\"\nrun = [\"\(program)\", \"\(ran)\"]\n"
+            + "\n[[hook]]\nview = \"button\"\nevent = \"primaryActionTriggered\"\nrun = [\"/bin/sh\", \"\(program)\", \"\(ran)\"]\n"
         let configPath = dir.appendingPathComponent("kiosk.conf").path
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         let k = KioskScript(device: SyntheticTouchscreen.ft5406)
@@ -29,7 +30,7 @@ struct ReplayRunsNoHooksTests {
         #expect(r.stdout.contains(#""event": "primaryActionTriggered""#), "\(r.stdout)")
         #expect(!FileManager.default.fileExists(atPath: ran))
         // The same program, run by hand, does write the file: its absence above means something.
-        let p = try Process.run(URL(fileURLWithPath: program), arguments: [ran])
+        let p = try Process.run(URL(fileURLWithPath: "/bin/sh"), arguments: [program, ran])
         p.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: ran))
     }
