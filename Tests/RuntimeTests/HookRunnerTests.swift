@@ -109,7 +109,8 @@ struct HookRunnerTests {
         let b = try Bench()
         let out = b.path("env.txt")
         let program = try b.script("write-env", "env > \"$1\"; echo written to \"$1\"; echo a warning >&2")
-        let runner = b.runner([hook(c.view, c.event, program + [out])], environment: ["PATH": "/usr/bin:/bin", "KIOSK_VIEW": "stale"])
+        let runner = b.runner([hook(c.view, c.event, program + [out])], environment: ["PATH": "/usr/bin:/bin", "KIOSK_VIEW": "stale",
+                                                                                        "NOTIFY_SOCKET": "/run/systemd/notify", "WATCHDOG_USEC": "10000000"])
         runner.publish([b.event(c.view, c.control)], source: .socket, scene: b.scene, now: b.clock.now)
         #expect(runner.runningCount == 1)
         #expect(b.pump(runner) { runner.runningCount == 0 }, "\(b.messages)")
@@ -117,6 +118,7 @@ struct HookRunnerTests {
         #expect(env.isSuperset(of: ["KIOSK_VIEW=\(c.view)", "KIOSK_EVENT=\(c.event.rawValue)", "KIOSK_VALUE=\(c.value)",
                                     "KIOSK_TIME=1.500000", "KIOSK_SOURCE=socket", "PATH=/usr/bin:/bin"]), "\(env)")
         #expect(env.filter { $0.hasPrefix("KIOSK_VIEW=") }.count == 1)
+        #expect(!env.contains { $0.hasPrefix("NOTIFY_SOCKET=") || $0.hasPrefix("WATCHDOG_USEC=") }, "systemd's words are for kiosk alone")
         let name = "\(c.event.rawValue) on \(c.view) (kiosk.conf:42)"
         #expect(b.messages.contains("info hook \(name) stdout: written to \(out)"), "\(b.messages)")
         #expect(b.messages.contains("info hook \(name) stderr: a warning"), "\(b.messages)")
@@ -199,6 +201,16 @@ struct HookRunnerTests {
         let values = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
         #expect(values.sorted() == Array(1...10))
         #expect(b.messages.contains("warning hook runs dropped while the queue was full: 990 (990 since the start)"), "\(b.messages)")
+    }
+
+    @Test func withNoQueueTheRunsBeyondTheSlotsAreDroppedAndTheCountIsLoggedWhenASlotIsFree() throws {
+        let b = try Bench()
+        let runner = b.runner([hook("button", .primaryActionTriggered, ["/bin/true"])], maxRunning: 1, queue: 0)
+        let taps = (1...3).map { b.event("button", .primaryActionTriggered(taps: $0)) }
+        runner.publish(taps[...], source: .touch, scene: b.scene, now: b.clock.now)
+        #expect(runner.runningCount == 1 && runner.queuedCount == 0 && runner.droppedRuns == 2)
+        #expect(b.pump(runner) { runner.runningCount == 0 })
+        #expect(b.messages.contains("warning hook runs dropped while the queue was full: 2 (2 since the start)"), "\(b.messages)")
     }
 
     @Test func aProgramThatCannotStartIsLoggedWithItsHooksPlaceAndNothingRuns() throws {

@@ -53,11 +53,17 @@ public final class HookRunner: LoopExtension {
     public init(settings: HookSettings, origin: Instant, environment: [String: String], logger: Logger) {
         self.settings = settings
         self.origin = origin
-        self.baseEnvironment = environment.filter { !$0.key.hasPrefix("KIOSK_") }.map { "\($0.key)=\($0.value)" }.sorted()
+        self.baseEnvironment = environment.filter { !$0.key.hasPrefix("KIOSK_") && !Self.serviceManagerVariables.contains($0.key) }
+            .map { "\($0.key)=\($0.value)" }.sorted()
         self.log = logger
         queue = RingQueue(capacity: settings.queueLimit)
         running.reserveCapacity(settings.maxRunning)
     }
+
+    /// What systemd tells the kiosk alone (its notify socket, watchdog and passed sockets): a hook
+    /// that inherited them could speak to systemd as if it were the kiosk (sd_notify(3)).
+    static let serviceManagerVariables: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC", "LISTEN_FDS", "LISTEN_PID",
+                                                       "LISTEN_FDNAMES"]
 
     /// Hooks running now, and runs waiting for a slot.
     public var runningCount: Int { running.count }
@@ -190,7 +196,7 @@ public final class HookRunner: LoopExtension {
         while running.count < settings.maxRunning, let run = queue.popFirst() {
             start(run, now: now)
         }
-        if droppedInBurst > 0, queue.count < settings.queueLimit {
+        if droppedInBurst > 0, queue.count < settings.queueLimit || running.count < settings.maxRunning {
             log.warning("hook runs dropped while the queue was full: \(droppedInBurst) (\(droppedRuns) since the start)",
                         metadata: ["hook.dropped": "\(droppedInBurst)", "hook.dropped_total": "\(droppedRuns)"])
             droppedInBurst = 0
