@@ -51,6 +51,8 @@ fi
 install -D -m 0644 "$here/kiosk.service" "$root/etc/systemd/system/kiosk.service"
 install -D -m 0644 "$here/kiosk.sysusers" "$root/usr/lib/sysusers.d/kiosk.conf"
 install -D -m 0644 "$top/README.md" "$root/usr/local/share/doc/kiosk/README.md"
+# Not enabled: the drop-in that lets hooks drive GPIO lines (README, "Hooks").
+install -D -m 0644 "$here/kiosk-gpio.conf" "$root/usr/local/share/doc/kiosk/kiosk-gpio.conf"
 mkdir -p "$root/var/lib/kiosk"
 
 if [ "$boot_config" = yes ]; then

@@ -11,6 +11,10 @@ public struct KioskConfiguration: Sendable {
     public var scene: SceneDescription
     /// `[display]`, `[input]`, `[log]`, `[loop]`: what `kiosk run` needs beyond the scene.
     public var runtime = RuntimeSettings()
+    /// `[control]`: the control socket (ControlSection.swift).
+    public var control = ControlSettings()
+    /// `[[hook]]` and `[hooks]`: programs run when a control sends an event (HookSection.swift).
+    public var hooks = HookSettings()
 
     public init(file: String, scene: SceneDescription, runtime: RuntimeSettings = RuntimeSettings()) {
         self.file = file
@@ -19,7 +23,8 @@ public struct KioskConfiguration: Sendable {
     }
 
     /// The sections a config file may have: the scene's, then the runtime's.
-    static let topLevelKeys = ["panel", "scene", "view", "gesture"] + RuntimeSection.sections
+    static let topLevelKeys = ["panel", "scene", "view", "gesture"] + RuntimeSection.sections + [ControlSection.name]
+        + HookSection.sections
 
     /// The largest config file read: no kiosk's scene comes near it.
     public static let maximumFileSize = 1 << 20
@@ -106,7 +111,10 @@ public struct KioskConfiguration: Sendable {
         } catch {
             throw ConfigError(file: error.location.file, line: error.location.line, key: "", message: error.message)
         }
-        return KioskConfiguration(file: file, scene: scene, runtime: runtime)
+        var configuration = KioskConfiguration(file: file, scene: scene, runtime: runtime)
+        configuration.control = try ControlSection().settings(top)
+        configuration.hooks = try HookSection().settings(top, views: scene.views)
+        return configuration
     }
 }
 

@@ -43,7 +43,7 @@ extension KioskScene {
         return nil
     }
 
-    private func emit(_ v: ViewID, _ event: ControlEvent, at time: Instant) {
+    func emit(_ v: ViewID, _ event: ControlEvent, at time: Instant) {
         if recordsEvents { events.append(.control(time: time, view: views[v.rawValue].name, event: event)) }
     }
 

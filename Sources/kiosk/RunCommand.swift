@@ -1,4 +1,5 @@
 import ArgumentParser
+import Control
 import Foundation
 import KioskConfig
 import Logging
@@ -60,6 +61,8 @@ struct RunCommand: ParsableCommand {
             }
         }
         loop.onLogLevel = { logging.setLevel($0) }
+        ControlSocket.install(on: loop, logger: logging.logger)
+        HookRunner.install(on: loop, logger: logging.logger)
         do {
             _ = try loop.run()
         } catch {

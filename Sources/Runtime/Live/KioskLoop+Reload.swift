@@ -57,6 +57,7 @@ extension KioskLoop {
         let old = configuration.runtime
         configuration = next
         generation += 1
+        for e in extensions.installed { (e as? HookRunner)?.reconfigure(next.hooks) }
         onLogLevel?(level)
         stats.setBudgets(Self.budgets(settings.loop, refresh: output?.refreshHz ?? 60))
         if blanking.isBlanked { blank(false, at: now, reason: "by the reload") }

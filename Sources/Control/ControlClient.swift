@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One program connected to the control socket: the bytes it sent that make no whole line yet,
+/// and the lines waiting for it to read, at most `capacity` of them.
+///
+/// Never blocks: reads and writes take what the socket takes now. A client that does not read
+/// fills its queue; the next line is dropped and counted, and the client is disconnected.
+final class ControlClient {
+    let fd: Int32
+    let number: Int
+    let capacity: Int
+    var subscriptions = Set<ControlRequest.EventKind>()
+    /// Lines dropped because the queue was full.
+    private(set) var dropped = 0
+    /// The client closed its side for writing: it is served until its queue is out, then closed.
+    private(set) var readClosed = false
+    /// The connection failed (a reset, a write refused): closed at the next look.
+    private(set) var broken: String?
+
+    private var input: [UInt8] = []
+    /// Part of an over-long line is being thrown away, up to its newline.
+    private var discarding = false
+    private var queue: [String] = []
+    private var head = 0
+    /// Bytes of `queue[head]` already written.
+    private var written = 0
+
+    init(fd: Int32, number: Int, capacity: Int) {
+        self.fd = fd
+        self.number = number
+        self.capacity = capacity
+        input.reserveCapacity(1024)
+    }
+
+    deinit { close(fd) }
+
+    var queued: Int { queue.count - head }
+    var hasOutput: Bool { queued > 0 }
+    var overflowed: Bool { dropped > 0 }
+    /// Done with: gone, broken, too slow, or served to the end after it stopped writing.
+    var isFinished: Bool { broken != nil || overflowed || (readClosed && !hasOutput) }
+
+    /// Queues `line` (without its newline); false, counted, when the queue is full.
+    @discardableResult
+    func send(_ line: String) -> Bool {
+        guard queued < capacity else {
+            dropped += 1
+            return false
+        }
+        if head > 64, head * 2 > queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+        queue.append(line + "\n")
+        return true
+    }
+
+    /// Writes what the socket takes now.
+    func flush() {
+        while head < queue.count, broken == nil {
+            let n = queue[head].utf8.withContiguousStorageIfAvailable { bytes in
+                let rest = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[written...])
+                return Glibc.send(fd, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            } ?? -1
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { broken = "write: \(String(cString: strerror(errno)))" }
+                return
+            }
+            written += n
+            if written == queue[head].utf8.count {
+                head += 1
+                written = 0
+            }
+        }
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        }
+    }
+
+    /// Reads what is there and calls `line` with each whole line (without its newline, a CR
+    /// before it dropped too), and `tooLong` for each line past `limit` bytes, which is skipped.
+    func read(limit: Int, line: (ArraySlice<UInt8>) -> Void, tooLong: () -> Void) {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while broken == nil, !readClosed {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { broken = "read: \(String(cString: strerror(errno)))" }
+                return
+            }
+            if n == 0 {
+                // A last line without its newline (`printf '...' | socat`) is still a line.
+                if !input.isEmpty, !discarding { line(input[...]) }
+                input.removeAll()
+                readClosed = true
+                return
+            }
+            for b in chunk[0..<n] {
+                if b == UInt8(ascii: "\n") {
+                    if discarding {
+                        discarding = false
+                        tooLong()
+                    } else {
+                        var end = input.endIndex
+                        if end > 0, input[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                        line(input[0..<end])
+                    }
+                    input.removeAll(keepingCapacity: true)
+                } else if !discarding {
+                    if input.count >= limit {
+                        discarding = true
+                        input.removeAll(keepingCapacity: true)
+                    } else {
+                        input.append(b)
+                    }
+                }
+            }
+        }
+    }
+}

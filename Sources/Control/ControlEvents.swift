@@ -1,0 +1,87 @@
+import Gestures
+import KioskCore
+import Runtime
+import Scene
+
+/// The lines pushed to subscribers: `control` and `gesture` events with the names `kiosk replay
+/// --events` uses, and `state`, a control's state after it changed; each with its `source`.
+enum ControlEvents {
+    /// The event's kind and its line; `t` is seconds since `origin`.
+    static func line(_ event: SceneEvent, source: ChangeSource, origin: Instant) -> (ControlRequest.EventKind, String) {
+        var o = JSONObject()
+        switch event {
+        case .gesture(let e, let view, let recognizer, let kind):
+            o.add("event", "gesture")
+            o.add("view", view)
+            o.add("recognizer", recognizer)
+            o.add("kind", kind.rawValue)
+            o.add("state", e.state.description)
+            o.add("location", [e.location.x, e.location.y], digits: 2)
+            switch kind {
+            case .pan:
+                o.add("translation", [e.translation.x, e.translation.y], digits: 2)
+                o.add("velocity", [e.velocity.x, e.velocity.y], digits: 1)
+            case .pinch:
+                o.add("scale", e.scale, digits: 4)
+            case .rotation:
+                o.add("rotation", e.rotation, digits: 4)
+            case .swipe:
+                o.add("direction", e.direction.description)
+            case .tap:
+                o.add("taps", e.taps)
+            case .longPress:
+                break
+            }
+            o.add("t", e.time.seconds(since: origin), digits: 3)
+            o.add("source", source.rawValue)
+            return (.gesture, o.json)
+        case .control(let time, let view, let control):
+            o.add("event", "control")
+            o.add("view", view)
+            o.add("name", control.name)
+            switch control {
+            case .primaryActionTriggered(let taps): o.add("taps", taps)
+            case .valueChanged(let v): o.add("value", v, digits: 4)
+            case .toggled(let on): o.add("on", on)
+            default: break
+            }
+            o.add("t", time.seconds(since: origin), digits: 3)
+            o.add("source", source.rawValue)
+            return (.control, o.json)
+        }
+    }
+
+    /// The `state` line for a control event that changed what the control holds; nil for the others.
+    static func stateLine(_ event: SceneEvent, source: ChangeSource, scene: KioskScene, origin: Instant) -> String? {
+        guard case .control(let time, let view, let control) = event else { return nil }
+        switch control {
+        case .primaryActionTriggered, .valueChanged, .toggled: break
+        default: return nil
+        }
+        return stateLine(view, scene: scene, time: time, source: source, origin: origin)
+    }
+
+    /// `{"event": "state", "view": ..., "kind": ..., ...}`: what a control holds now.
+    static func stateLine(_ view: String, scene: KioskScene, time: Instant, source: ChangeSource, origin: Instant) -> String? {
+        guard let id = scene.viewID(named: view) else { return nil }
+        let v = scene.views[id.rawValue]
+        var o = JSONObject()
+        o.add("event", "state")
+        o.add("view", view)
+        o.add("kind", v.kind.rawValue)
+        switch v.kind {
+        case .button:
+            o.add("taps", v.taps)
+            o.add("label", v.label)
+        case .slider:
+            o.add("value", v.value, digits: 4)
+        case .toggle:
+            o.add("on", v.isOn)
+        case .canvas, .square:
+            return nil
+        }
+        o.add("t", time.seconds(since: origin), digits: 3)
+        o.add("source", source.rawValue)
+        return o.json
+    }
+}

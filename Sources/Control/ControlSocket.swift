@@ -1,0 +1,227 @@
+import KioskConfig
+import KioskCore
+import Logging
+import Runtime
+import Scene
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The control socket (`[control] socket`): JSON Lines over a Unix stream socket, the shape of
+/// mpv's JSON IPC and sway's IPC. Requests carry an optional `id`, echoed in the reply; events
+/// are pushed after a `subscribe`.
+///
+/// Served from the loop's one `poll()`: every descriptor non-blocking, every queue bounded. A
+/// client that does not read loses lines (counted) and is disconnected; the loop never waits.
+public final class ControlSocket: LoopExtension {
+    public let path: String
+    public let settings: ControlSettings
+    private let listener: Int32
+    private var clients: [ControlClient] = []
+    private var log: Logger
+    /// Events' `t` counts from here: the moment kiosk opened the socket.
+    private let origin: Instant
+    private var connections = 0
+    /// Clients disconnected because they did not read, and the lines they lost.
+    public private(set) var slowDisconnects = 0
+    public private(set) var droppedLines = 0
+
+    /// Listens at `settings.socket` (which must not be nil), mode 0660: the kiosk user and its group.
+    public init(settings: ControlSettings, logger: Logger, now: Instant) throws(SocketError) {
+        let path = settings.socket ?? ControlSettings.defaultSocket
+        self.path = path
+        self.settings = settings
+        log = logger
+        origin = now
+        listener = try UnixSocket.listen(path: path, mode: 0o660, backlog: 16)
+        log.info("control socket listening", metadata: ["control.socket": "\(path)"])
+    }
+
+    deinit {
+        clients.removeAll()
+        close(listener)
+    }
+
+    /// Clients connected now.
+    public var clientCount: Int { clients.count }
+
+    public func appendPollDescriptors(to fds: inout [pollfd]) {
+        fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+        for c in clients {
+            var events: Int16 = 0
+            if !c.readClosed { events |= Int16(POLLIN) }
+            if c.hasOutput { events |= Int16(POLLOUT) }
+            fds.append(pollfd(fd: c.fd, events: events, revents: 0))
+        }
+    }
+
+    public func service(_ ready: UnsafeBufferPointer<pollfd>, now: Instant, target: CommandTarget) {
+        for p in ready where p.revents != 0 {
+            if p.fd == listener {
+                acceptClients()
+            } else if let c = clients.first(where: { $0.fd == p.fd }) {
+                if p.revents & Int16(POLLOUT) != 0 { c.flush() }
+                if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                    c.read(limit: ControlRequest.maximumLineBytes, line: { handle($0, from: c, target: target, now: now) },
+                           tooLong: { c.send(Self.error(nil, "request longer than \(ControlRequest.maximumLineBytes) bytes")) })
+                }
+            }
+        }
+        flushAndReap()
+    }
+
+    /// Soon, when a client is to be closed: one that overflowed may never be writable again.
+    public var nextDeadline: Instant? {
+        clients.contains { $0.isFinished } ? origin : nil
+    }
+
+    public func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant) {
+        guard clients.contains(where: { !$0.subscriptions.isEmpty }) else { return }
+        for e in events {
+            let (kind, line) = ControlEvents.line(e, source: source, origin: origin)
+            for c in clients where c.subscriptions.contains(kind) { c.send(line) }
+            if let state = ControlEvents.stateLine(e, source: source, scene: scene, origin: origin) {
+                for c in clients where c.subscriptions.contains(.state) { c.send(state) }
+            }
+        }
+        for c in clients where c.hasOutput { c.flush() }
+    }
+
+    public func shutdown(now: Instant) {
+        for c in clients { c.flush() }
+        clients.removeAll()
+        close(listener)
+        unlink(path)
+    }
+
+    // MARK: Requests
+
+    private func handle(_ line: ArraySlice<UInt8>, from c: ControlClient, target: CommandTarget, now: Instant) {
+        if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
+        let request: ControlRequest
+        do {
+            request = try ControlRequest.parse(line)
+        } catch {
+            log.debug("control request refused", metadata: ["control.client": "\(c.number)", "control.error": "\(error.message)"])
+            c.send(Self.error(error.id, error.message))
+            return
+        }
+        switch request.command {
+        case .getState:
+            // `kiosk replay --state`'s object, on one line.
+            let state = SceneReport.state(of: target.scene).split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
+            c.send(Self.reply(request.id, ("state", state)))
+        case .subscribe(let kinds):
+            c.subscriptions = kinds
+            let names = kinds.sorted().map { JSONObject.quoted($0.rawValue) }.joined(separator: ", ")
+            c.send(Self.reply(request.id, ("events", "[\(names)]")))
+        case .unsubscribe:
+            c.subscriptions = []
+            c.send(Self.reply(request.id))
+        case .setValue(let view, let value):
+            run(.setValue(view: view, value), request, c, target)
+        case .setOn(let view, let on):
+            run(.setOn(view: view, on), request, c, target)
+        case .setLabel(let view, let label):
+            if run(.setLabel(view: view, label), request, c, target),
+               let state = ControlEvents.stateLine(view, scene: target.scene, time: now, source: .socket, origin: origin) {
+                // A label is no control event: its state line is said here.
+                for other in clients where other.subscriptions.contains(.state) { other.send(state) }
+            }
+        case .tap(let p):
+            run(.tap(p), request, c, target)
+        case .swipe(let a, let b, let seconds):
+            run(.swipe(from: a, to: b, seconds: seconds), request, c, target)
+        }
+    }
+
+    @discardableResult
+    private func run(_ command: RemoteCommand, _ request: ControlRequest, _ c: ControlClient, _ target: CommandTarget) -> Bool {
+        switch target.apply(command, source: .socket) {
+        case .success:
+            c.send(Self.reply(request.id))
+            return true
+        case .failure(let e):
+            c.send(Self.error(request.id, e.message))
+            return false
+        }
+    }
+
+    static func reply(_ id: String?, _ extra: (String, String)? = nil) -> String {
+        var o = JSONObject()
+        if let id { o.add("id", raw: id) }
+        o.add("ok", true)
+        if let (key, raw) = extra { o.add(key, raw: raw) }
+        return o.json
+    }
+
+    static func error(_ id: String?, _ message: String) -> String {
+        var o = JSONObject()
+        if let id { o.add("id", raw: id) }
+        o.add("ok", false)
+        o.add("error", message)
+        return o.json
+    }
+
+    // MARK: Clients
+
+    private func acceptClients() {
+        while true {
+            let fd: Int32?
+            do {
+                fd = try UnixSocket.accept(listener, path: path)
+            } catch {
+                // EMFILE and the like: the client waits in the backlog; said, not retried in a spin.
+                log.error("control socket: cannot accept a client", metadata: ["control.error": "\(error)"])
+                return
+            }
+            guard let fd else { return }
+            connections += 1
+            let c = ControlClient(fd: fd, number: connections, capacity: settings.clientQueueLines)
+            guard clients.count < settings.maximumClients else {
+                c.send(Self.error(nil, "too many clients (\(settings.maximumClients), [control] max_clients); try again later"))
+                c.flush()
+                log.warning("control client refused: too many clients", metadata: ["control.clients": "\(clients.count)"])
+                continue
+            }
+            clients.append(c)
+            log.debug("control client connected", metadata: ["control.client": "\(c.number)", "control.clients": "\(clients.count)"])
+        }
+    }
+
+    private func flushAndReap() {
+        for c in clients where c.hasOutput && !c.overflowed { c.flush() }
+        guard clients.contains(where: { $0.isFinished }) else { return }
+        clients.removeAll { c in
+            guard c.isFinished else { return false }
+            if c.overflowed {
+                slowDisconnects += 1
+                droppedLines += c.dropped
+                log.warning("control client too slow: lines dropped, disconnected", metadata: [
+                    "control.client": "\(c.number)", "control.dropped": "\(c.dropped)",
+                    "control.queue": "\(settings.clientQueueLines)",
+                ])
+            } else if let why = c.broken {
+                log.debug("control client lost", metadata: ["control.client": "\(c.number)", "control.error": "\(why)"])
+            } else {
+                log.debug("control client disconnected", metadata: ["control.client": "\(c.number)"])
+            }
+            return true
+        }
+    }
+}
+
+extension ControlSocket {
+    /// Opens the socket the loop's config names (`[control] socket`) and installs it; `"none"`:
+    /// nothing. A socket that cannot be opened is logged and the kiosk runs on without it: the
+    /// glass still works.
+    public static func install(on loop: KioskLoop, logger: Logger) {
+        let settings = loop.configuration.control
+        guard settings.socket != nil else { return }
+        do {
+            loop.install(try ControlSocket(settings: settings, logger: logger, now: KioskLoop.monotonicNow()))
+        } catch {
+            logger.error("control socket unavailable", metadata: ["control.error": "\(error)"])
+        }
+    }
+}

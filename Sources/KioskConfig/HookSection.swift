@@ -1,0 +1,142 @@
+import Scene
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A control's event a hook can run on: UIControl's names, as `kiosk replay --events` writes them.
+public enum HookEvent: String, Sendable, Hashable, CaseIterable {
+    case touchDown, touchUpInside, touchUpOutside, touchCancel, primaryActionTriggered, valueChanged
+
+    /// The view kinds that send this event: only a button fires its primary action; only a
+    /// slider and a switch change value.
+    var kinds: [ViewKind] {
+        switch self {
+        case .primaryActionTriggered: [.button]
+        case .valueChanged: [.slider, .toggle]
+        default: [.button, .slider, .toggle]
+        }
+    }
+}
+
+/// One `[[hook]]`: run a program when a control sends an event.
+public struct HookDescription: Sendable, Equatable {
+    public var view: String
+    public var event: HookEvent
+    /// The program and its arguments, run as they are: never through a shell.
+    public var run: [String]
+    public var timeoutSeconds: Double
+    /// Where the `[[hook]]` header is written: every line about this hook names it.
+    public var location: SourceLocation
+
+    public init(view: String, event: HookEvent, run: [String], timeoutSeconds: Double = HookSettings.defaultTimeout,
+                location: SourceLocation = SourceLocation(file: "<code>", line: 0)) {
+        self.view = view
+        self.event = event
+        self.run = run
+        self.timeoutSeconds = timeoutSeconds
+        self.location = location
+    }
+}
+
+/// The `[[hook]]` tables and the `[hooks]` limits.
+public struct HookSettings: Sendable, Equatable {
+    public static let defaultTimeout = 10.0
+    public var hooks: [HookDescription] = []
+    /// Hooks running at once; more wait in the queue.
+    public var maxRunning = 4
+    /// Runs waiting for a free slot; past it, runs are dropped and counted.
+    public var queueLimit = 64
+    /// After TERM at the timeout, how long a hook has to exit before KILL.
+    public var killGraceSeconds = 2.0
+
+    public init(hooks: [HookDescription] = [], maxRunning: Int = 4, queueLimit: Int = 64, killGraceSeconds: Double = 2) {
+        self.hooks = hooks
+        self.maxRunning = maxRunning
+        self.queueLimit = queueLimit
+        self.killGraceSeconds = killGraceSeconds
+    }
+}
+
+/// Reads `[hooks]` and every `[[hook]]` into `HookSettings`.
+struct HookSection {
+    static let sections = ["hook", "hooks"]
+    static let limitKeys = ["max_running", "queue", "kill_grace"]
+    static let hookKeys = ["view", "event", "run", "timeout"]
+    /// A day: a hook that runs longer is not a hook but a service.
+    static let longestTimeout = 86_400.0
+
+    func settings(_ top: TableReader, views: [ViewDescription]) throws(ConfigError) -> HookSettings {
+        var s = HookSettings()
+        if let r = try top.subtable("hooks") {
+            try r.rejectUnknownKeys(allowed: Self.limitKeys)
+            s.maxRunning = try r.int("max_running", in: 1...64) ?? s.maxRunning
+            s.queueLimit = try r.int("queue", in: 0...4096) ?? s.queueLimit
+            s.killGraceSeconds = try r.number("kill_grace", in: 0.1...60, unit: " of seconds") ?? s.killGraceSeconds
+        }
+        for r in try top.tables("hook") ?? [] {
+            s.hooks.append(try hook(r, views: views))
+        }
+        return s
+    }
+
+    func hook(_ r: TableReader, views: [ViewDescription]) throws(ConfigError) -> HookDescription {
+        try r.rejectUnknownKeys(allowed: Self.hookKeys)
+        let location = SourceLocation(file: r.file, line: r.locator.line(of: r.path))
+        let controls = views.filter { [.button, .slider, .toggle].contains($0.kind) }.map(\.name)
+        let name = try r.requiredString("view")
+        guard let view = views.first(where: { $0.name == name }) else {
+            var message = "no view is named '\(name)'"
+            if let near = nearest(name, among: views.map(\.name)) { message += " (did you mean '\(near)'?)" }
+            throw r.error("view", message + "; hooks run on controls: \(controls.joined(separator: ", "))")
+        }
+        let eventName = try r.requiredString("event")
+        guard let event = try r.choice("event", HookEvent.allCases.map(\.rawValue)).flatMap(HookEvent.init(rawValue:)) else {
+            throw r.error("event", "'\(eventName)' is not a control event")
+        }
+        guard event.kinds.contains(view.kind) else {
+            let senders = views.filter { event.kinds.contains($0.kind) }.map(\.name)
+            throw r.error("event", "a \(view.kind.rawValue) never sends \(event.rawValue)"
+                + (senders.isEmpty ? "" : "; the views that do: \(senders.joined(separator: ", "))"))
+        }
+        guard let run = try r.strings("run"), let program = run.first, !program.isEmpty else {
+            if !r.has("run") { throw r.error(nil, "a hook needs 'run', such as run = [\"/usr/local/bin/open-door\", \"--fast\"]") }
+            throw r.error("run", "expected the program and its arguments, such as [\"/usr/local/bin/open-door\", \"--fast\"]")
+        }
+        guard program.hasPrefix("/") else {
+            throw r.error("run", "'\(program)' is not an absolute path; hooks run no shell and search no PATH, "
+                + "so name the program in full, such as \"/usr/bin/\(program.split(separator: "/").last ?? "")\"")
+        }
+        if let problem = Self.problem(program) { throw r.error("run", problem) }
+        let timeout = try r.number("timeout", in: 0.001...Self.longestTimeout, unit: " of seconds") ?? HookSettings.defaultTimeout
+        return HookDescription(view: name, event: event, run: run, timeoutSeconds: timeout, location: location)
+    }
+
+    /// Why `program` cannot be run, or nil: checked here so that check-config, not the first tap, finds it.
+    static func problem(_ program: String) -> String? {
+        var s = stat()
+        guard stat(program, &s) == 0 else {
+            return "'\(program)' cannot be run: \(String(cString: strerror(errno)))"
+        }
+        guard (s.st_mode & S_IFMT) == S_IFREG else { return "'\(program)' is not a file" }
+        guard access(program, X_OK) == 0 else {
+            return "'\(program)' is not executable (\(String(cString: strerror(errno)))); chmod +x it, or fix the path"
+        }
+        return nil
+    }
+}
+
+extension TOMLWriter {
+    mutating func hooks(_ s: HookSettings) {
+        header("[hooks]")
+        int("max_running", s.maxRunning)
+        int("queue", s.queueLimit)
+        number("kill_grace", s.killGraceSeconds)
+        for h in s.hooks {
+            header("[[hook]]")
+            string("view", h.view)
+            string("event", h.event.rawValue)
+            strings("run", h.run)
+            number("timeout", h.timeoutSeconds)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Control
+import Foundation
+import KioskConfig
+
+/// `kiosk control`: the command-line client of the control socket, as adb's `input` is Android's.
+struct ControlCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "control",
+        abstract: "Read or change a running kiosk through its control socket.",
+        discussion: """
+            state                         print the scene as `kiosk replay --state` writes it
+            set VIEW VALUE                a slider's value (0 to 1), a switch's on/off (true, false, on, off), \
+            or a button's label (anything else)
+            tap X Y                       a synthetic tap at screen pixels X, Y
+            swipe X1 Y1 X2 Y2 [SECONDS]   a synthetic swipe (default 0.3 s)
+            watch                         print control, gesture and state events as they come (JSON Lines)
+            Exit status: 0 done, 1 the kiosk refused the request (the reason on stderr) or cannot be reached, \
+            64 wrong arguments.
+            """
+    )
+
+    @Option(help: "The control socket ([control] socket).")
+    var socket = ControlSettings.defaultSocket
+
+    @Argument(help: "state, set, tap, swipe or watch")
+    var action: String
+
+    @Argument(help: "The action's arguments.")
+    var arguments: [String] = []
+
+    func run() throws {
+        let request = try makeRequest()
+        let connection: ControlConnection
+        do {
+            connection = try ControlConnection(path: socket)
+        } catch {
+            FileHandle.standardError.write(Data("kiosk control: cannot reach the kiosk: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        do {
+            try connection.send(request)
+            while let line = try connection.readLine() {
+                guard let reply = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+                if reply["event"] != nil {
+                    // Unbuffered: `watch` into a pipe shows each event as it comes.
+                    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                    continue
+                }
+                guard reply["id"] as? Int == 1 || reply["id"] == nil else { continue }
+                if reply["ok"] as? Bool != true {
+                    FileHandle.standardError.write(Data("kiosk control: \(reply["error"] as? String ?? line)\n".utf8))
+                    throw ExitCode(1)
+                }
+                if action == "state", let state = reply["state"] {
+                    let data = try JSONSerialization.data(withJSONObject: state, options: [.prettyPrinted, .sortedKeys])
+                    print(String(decoding: data, as: UTF8.self))
+                }
+                if action != "watch" { return }
+            }
+            if action != "watch" {
+                FileHandle.standardError.write(Data("kiosk control: the kiosk closed the connection before it replied\n".utf8))
+                throw ExitCode(1)
+            }
+        } catch let error as SocketError {
+            FileHandle.standardError.write(Data("kiosk control: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// The request line for the action, or a usage error.
+    func makeRequest() throws -> String {
+        func count(_ allowed: ClosedRange<Int>, _ usage: String) throws {
+            guard allowed.contains(arguments.count) else { throw ValidationError("usage: kiosk control \(usage)") }
+        }
+        func number(_ s: String, _ what: String) throws -> String {
+            guard let d = Double(s), d.isFinite else { throw ValidationError("\(what) must be a number, found '\(s)'") }
+            return "\(d)"
+        }
+        func quoted(_ s: String) -> String {
+            String(decoding: (try? JSONSerialization.data(withJSONObject: s, options: [.fragmentsAllowed])) ?? Data("\"\"".utf8), as: UTF8.self)
+        }
+        switch action {
+        case "state":
+            try count(0...0, "state")
+            return #"{"id": 1, "command": "get_state"}"#
+        case "set":
+            try count(2...2, "set VIEW VALUE")
+            let view = quoted(arguments[0]), value = arguments[1]
+            switch value.lowercased() {
+            case "true", "on": return #"{"id": 1, "command": "set", "view": \#(view), "on": true}"#
+            case "false", "off": return #"{"id": 1, "command": "set", "view": \#(view), "on": false}"#
+            default:
+                if let d = Double(value), d.isFinite { return #"{"id": 1, "command": "set", "view": \#(view), "value": \#(d)}"# }
+                return #"{"id": 1, "command": "set", "view": \#(view), "label": \#(quoted(value))}"#
+            }
+        case "tap":
+            try count(2...2, "tap X Y")
+            return #"{"id": 1, "command": "tap", "x": \#(try number(arguments[0], "X")), "y": \#(try number(arguments[1], "Y"))}"#
+        case "swipe":
+            try count(4...5, "swipe X1 Y1 X2 Y2 [SECONDS]")
+            let n = try arguments.enumerated().map { try number($0.element, ["X1", "Y1", "X2", "Y2", "SECONDS"][$0.offset]) }
+            let duration = n.count == 5 ? ", \"duration\": \(n[4])" : ""
+            return #"{"id": 1, "command": "swipe", "from": [\#(n[0]), \#(n[1])], "to": [\#(n[2]), \#(n[3])]\#(duration)}"#
+        case "watch":
+            try count(0...0, "watch")
+            return #"{"id": 1, "command": "subscribe", "events": ["control", "gesture", "state"]}"#
+        default:
+            throw ValidationError("unknown action '\(action)'; expected state, set, tap, swipe or watch")
+        }
+    }
+}
