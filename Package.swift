@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Display", targets: ["Display"]),
         .library(name: "KioskLog", targets: ["KioskLog"]),
+        .library(name: "MQTTProtocol", targets: ["MQTTProtocol"]),
         // Test tooling, not the kiosk: a product only so that the benchmarks package can feed synthetic panels.
         .library(name: "KioskTestSupport", targets: ["KioskTestSupport"]),
     ],
@@ -72,8 +73,19 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
+        // libmosquitto (apt libmosquitto-dev): the MQTT client; only the MQTT module imports it.
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // glibc's asynchronous name lookup (getaddrinfo_a needs _GNU_SOURCE, kept inside this C file).
+        .target(name: "CNameLookup", path: "Sources/CNameLookup"),
+        // Pure Swift: kiosk's MQTT topics, command payloads and Home Assistant's discovery messages.
+        .target(name: "MQTTProtocol", dependencies: ["Scene", "KioskCore"]),
+        // `[mqtt]`: the controls on a broker, driven from the loop's poll (a LoopExtension).
+        .target(name: "MQTT", dependencies: [
+            "CMosquitto", "CNameLookup", "MQTTProtocol", "Runtime", "KioskConfig", "Scene", "KioskCore",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "kiosk", dependencies: [
-            "Runtime", "Display", "Render", "KioskConfig", "KioskLog", "TouchInput", "InputEvents", "Gestures", "KioskCore",
+            "Runtime", "MQTT", "Display", "Render", "KioskConfig", "KioskLog", "TouchInput", "InputEvents", "Gestures", "KioskCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -101,6 +113,9 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["kiosk", "KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
                                                        "KioskCore", "KioskConfig"],
                     exclude: ["Golden"]),
+        // Against a real Mosquitto broker (apt mosquitto mosquitto-clients) started by the tests.
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTProtocol", "KioskConfig", "Scene", "KioskCore", "kiosk",
+                                                     "KioskTestSupport"]),
         .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )

@@ -11,6 +11,8 @@ public struct KioskConfiguration: Sendable {
     public var scene: SceneDescription
     /// `[display]`, `[input]`, `[log]`, `[loop]`: what `kiosk run` needs beyond the scene.
     public var runtime = RuntimeSettings()
+    /// `[mqtt]`; nil: no MQTT.
+    public var mqtt: MQTTSettings?
 
     public init(file: String, scene: SceneDescription, runtime: RuntimeSettings = RuntimeSettings()) {
         self.file = file
@@ -19,7 +21,7 @@ public struct KioskConfiguration: Sendable {
     }
 
     /// The sections a config file may have: the scene's, then the runtime's.
-    static let topLevelKeys = ["panel", "scene", "view", "gesture"] + RuntimeSection.sections
+    static let topLevelKeys = ["panel", "scene", "view", "gesture"] + RuntimeSection.sections + ["mqtt"]
 
     /// The largest config file read: no kiosk's scene comes near it.
     public static let maximumFileSize = 1 << 20
@@ -99,6 +101,7 @@ public struct KioskConfiguration: Sendable {
         }
         try GraphCheck(gestures: scene.gestures, readers: namedGestureTables).run()
         let runtime = try RuntimeSection().settings(top)
+        let mqtt = try top.subtable("mqtt").map { r throws(ConfigError) in try MQTTSection().settings(r) }
 
         // Whatever the scene itself refuses is still reported against the file.
         do {
@@ -106,7 +109,9 @@ public struct KioskConfiguration: Sendable {
         } catch {
             throw ConfigError(file: error.location.file, line: error.location.line, key: "", message: error.message)
         }
-        return KioskConfiguration(file: file, scene: scene, runtime: runtime)
+        var configuration = KioskConfiguration(file: file, scene: scene, runtime: runtime)
+        configuration.mqtt = mqtt
+        return configuration
     }
 }
 
