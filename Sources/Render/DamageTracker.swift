@@ -106,6 +106,7 @@ struct ViewLook: Equatable {
     var knob: Point
     var isOn: Bool
     var value: Double
+    var label: String
     var bounds: Rect
 
     init(_ scene: KioskScene, _ id: ViewID, at now: Instant) {
@@ -119,6 +120,7 @@ struct ViewLook: Equatable {
         knob = scene.knobCenter(of: id, at: now)
         isOn = v.isOn
         value = v.value
+        label = v.label
         switch v.kind {
         case .square:
             side = v.side * v.scale * scene.liftFactor(of: id, at: now)

@@ -28,7 +28,7 @@ extension KioskScene {
     /// Whether the switch's or slider's tracked touch came down on its knob.
     func startedOnKnob(_ v: ViewID) -> Bool { !trackingOffset[v.rawValue].isNaN }
 
-    private func emit(_ v: ViewID, _ event: ControlEvent, at time: Instant) {
+    func emit(_ v: ViewID, _ event: ControlEvent, at time: Instant) {
         if recordsEvents { events.append(.control(time: time, view: views[v.rawValue].name, event: event)) }
     }
 

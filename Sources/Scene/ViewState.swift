@@ -39,7 +39,8 @@ public struct ViewState: Sendable, Equatable {
     /// nil when it rests.
     public internal(set) var toggleStart: Instant?
     public internal(set) var toggleFrom = 0.0
-    public let label: String
+    /// The button's label; a program outside may change it (the control socket's `set`).
+    public internal(set) var label: String
     public let trackingMarginPixels: Double
 
     init(_ d: ViewDescription, parent: ViewID?, metrics: PanelMetrics) {

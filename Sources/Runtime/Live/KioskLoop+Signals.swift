@@ -43,6 +43,7 @@ extension KioskLoop {
 
     func finish(_ ending: Ending) -> Ending {
         notifier?.stopping()
+        shutdownExtensions()
         let problem = output?.restore()
         if case .signal(let s) = ending {
             let name = s == SIGTERM ? "SIGTERM" : "SIGINT"

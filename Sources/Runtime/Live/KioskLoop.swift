@@ -109,6 +109,8 @@ public final class KioskLoop {
     var statsLines = 0
     var lastOverrunLog: [Instant?] = Array(repeating: nil, count: LoopStats.stages.count)
     let clock: () -> Instant
+    /// The control socket, hooks, MQTT (KioskLoop+Extensions.swift).
+    var extensions = LoopExtensions()
 
     /// Reads the config, opens the display and the touchscreen: `kiosk run`.
     /// Throws `KioskLoopError.config` (exit status 2) or `.display` (exit status 1).
@@ -257,6 +259,7 @@ public final class KioskLoop {
             logPump?.descriptorsWantingWrite { fd in
                 if fds.count < fds.capacity { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
             }
+            appendExtensionDescriptors()
             let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) }
             if ready < 0 && errno != EINTR {
                 // Never seen in practice (poll fails only on a bad array or no memory), but a loop
@@ -264,6 +267,7 @@ public final class KioskLoop {
                 log.error("poll failed; retrying in 0.1 s", metadata: ["errno": "\(String(cString: strerror(errno)))"])
                 pause(milliseconds: 100)
             }
+            serviceExtensions()
             if let ending = iterate() { return finish(ending) }
         }
     }
@@ -320,6 +324,7 @@ public final class KioskLoop {
         stall(.timers)
         stage(.timers, elapsedNanoseconds(since: timersStart) + deliveryTimerNanoseconds)
         deliveryTimerNanoseconds = 0
+        publishSceneEvents(.touch, at: now)
         if isLive { logSceneActivity() }
 
         if reloadPending, (input?.activeTouchCount ?? 0) == 0 { reload(at: now) }
@@ -476,6 +481,7 @@ public final class KioskLoop {
             consider(now.adding(seconds: 1 / Double(output.refreshHz)))
         }
         consider(nextStats)
+        consider(extensionDeadline)
         // A new touchscreen node that refused to open is looked at again when udev's time is up.
         consider(input?.nextDeadline)
         if (input?.activeTouchCount ?? 0) == 0 { consider(blanking.deadline) }

@@ -1,0 +1,131 @@
+import Gestures
+import KioskCore
+import Logging
+import Scene
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the loop serves beyond the panel and the display: the extensions installed (the control
+/// socket, hooks, MQTT) and the synthetic touches they asked for.
+struct LoopExtensions {
+    var installed: [LoopExtension] = []
+    var touches = SyntheticTouches()
+}
+
+// The loop's side of LoopExtension.swift: one poll() for them all, their commands applied as a
+// finger's changes, the scene's events handed to each of them.
+extension KioskLoop: CommandTarget {
+
+    /// Adds `e` to what the loop serves. Only `kiosk run`: a replay stays deterministic and
+    /// offline, and ignores it.
+    public func install(_ e: LoopExtension) {
+        guard isLive else { return }
+        extensions.installed.append(e)
+        // Extensions hear every control and gesture event, whatever the log level.
+        scene.recordsEvents = true
+    }
+
+    /// Each extension's descriptors, after the loop's own (poll()'s array, reused every wake-up).
+    func appendExtensionDescriptors() {
+        for e in extensions.installed { e.appendPollDescriptors(to: &fds) }
+    }
+
+    /// After poll(): the synthetic touches that fell due, then each extension's descriptors and
+    /// deadlines. Runs before the input stage.
+    func serviceExtensions() {
+        guard !extensions.installed.isEmpty || !extensions.touches.queue.isEmpty else { return }
+        scene.recordsEvents = true
+        let now = clock()
+        playSyntheticTouches(through: now)
+        fds.withUnsafeBufferPointer { ready in
+            for e in extensions.installed { e.service(ready, now: now, target: self) }
+        }
+    }
+
+    /// The earliest moment an extension or a synthetic touch needs the loop.
+    var extensionDeadline: Instant? {
+        var wake = extensions.touches.nextDeadline
+        for e in extensions.installed {
+            if let t = e.nextDeadline, wake.map({ t < $0 }) ?? true { wake = t }
+        }
+        return wake
+    }
+
+    /// Hands the scene's events since the last call to every extension, then to the log (which
+    /// clears them). Called after each change made from outside with its source, and once per
+    /// wake-up after input and timers with `.touch`.
+    func publishSceneEvents(_ source: ChangeSource, at now: Instant) {
+        guard !extensions.installed.isEmpty else { return }
+        if !scene.events.isEmpty {
+            for e in extensions.installed { e.publish(scene.events[...], source: source, scene: scene, now: now) }
+        }
+        logSceneActivity()
+    }
+
+    /// The loop is ending: every extension's last words.
+    func shutdownExtensions() {
+        let now = clock()
+        for e in extensions.installed { e.shutdown(now: now) }
+        extensions.installed.removeAll()
+    }
+
+    /// Frames of the synthetic finger due by `now`, through the panel's path: blanking, the
+    /// engine (and its decision trace), the controls.
+    func playSyntheticTouches(through now: Instant) {
+        while let (frame, source) = extensions.touches.nextFrame(dueBy: now) {
+            let down = (input?.activeTouchCount ?? 0) + (extensions.touches.isDown ? 1 : 0)
+            process(frame, touchesDown: down)
+            publishSceneEvents(source, at: frame.time)
+        }
+    }
+
+    public func apply(_ command: RemoteCommand, source: ChangeSource) -> Result<Void, RemoteCommandError> {
+        let now = clock()
+        do {
+            switch command {
+            case .setValue(let view, let value):
+                try scene.change(view, .value(value), at: now)
+            case .setOn(let view, let on):
+                try scene.change(view, .on(on), at: now)
+            case .setLabel(let view, let label):
+                try scene.change(view, .label(label), at: now)
+            case .press(let view):
+                try scene.change(view, .press, at: now)
+            case .tap(let p):
+                try checkOnScreen(p, "tap")
+                try queue(SyntheticTouches.tap(at: p, source: source, now: now))
+            case .swipe(let from, let to, let seconds):
+                try checkOnScreen(from, "swipe from")
+                try checkOnScreen(to, "swipe to")
+                guard seconds.isFinite, seconds >= 0, seconds <= SyntheticTouches.maximumSwipeSeconds else {
+                    throw RemoteCommandError("duration \(seconds) is out of range; expected seconds from 0 to \(Int(SyntheticTouches.maximumSwipeSeconds))")
+                }
+                try queue(SyntheticTouches.swipe(from: from, to: to, seconds: seconds, source: source, now: now))
+            }
+        } catch let e as ControlChangeError {
+            return .failure(RemoteCommandError(e.message))
+        } catch let e as RemoteCommandError {
+            return .failure(e)
+        } catch {
+            return .failure(RemoteCommandError("\(error)"))
+        }
+        // A tap asked for now starts now, not at the next wake-up.
+        playSyntheticTouches(through: now)
+        publishSceneEvents(source, at: now)
+        return .success(())
+    }
+
+    private func checkOnScreen(_ p: Point, _ what: String) throws(RemoteCommandError) {
+        let w = Double(shadow.width), h = Double(shadow.height)
+        guard p.x.isFinite, p.y.isFinite, p.x >= 0, p.y >= 0, p.x < w, p.y < h else {
+            throw RemoteCommandError("\(what) (\(p.x), \(p.y)) is off the screen; expected x from 0 to \(shadow.width - 1), y from 0 to \(shadow.height - 1)")
+        }
+    }
+
+    private func queue(_ g: SyntheticTouches.Gesture) throws(RemoteCommandError) {
+        guard extensions.touches.enqueue(g) else {
+            throw RemoteCommandError("\(SyntheticTouches.capacity) synthetic gestures are already waiting; try again when they are played")
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import KioskConfig
+import KioskCore
+import KioskTestSupport
+@testable import Runtime
+import Scene
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An extension that remembers what the loop gave it, and asks for a wake-up when told.
+final class RecordingExtension: LoopExtension {
+    var published: [(event: SceneEvent, source: ChangeSource)] = []
+    var serviced: [Instant] = []
+    var deadline: Instant?
+    var shutdowns = 0
+    var onService: ((CommandTarget) -> Void)?
+
+    func appendPollDescriptors(to fds: inout [pollfd]) {}
+    func service(_ ready: UnsafeBufferPointer<pollfd>, now: Instant, target: CommandTarget) {
+        serviced.append(now)
+        onService?(target)
+        onService = nil
+    }
+    var nextDeadline: Instant? { deadline }
+    func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant) {
+        for e in events { published.append((e, source)) }
+    }
+    func shutdown(now: Instant) { shutdowns += 1 }
+
+    /// The control events' names for `view`, with their sources.
+    func controlEvents(_ view: String) -> [String] {
+        published.compactMap { p in
+            guard case .control(_, let v, let e) = p.event, v == view else { return nil }
+            return "\(e.name) \(p.source.rawValue)"
+        }
+    }
+}
+
+/// The loop's side of LoopExtension.swift: commands applied as a finger's changes, events published with their source.
+@Suite("Loop extensions: remote commands and synthetic touches")
+final class LoopExtensionTests {
+    let run: LiveLoopRun
+    let recorder = RecordingExtension()
+
+    init() throws {
+        run = try LiveLoopRun("extensions")
+        run.loop.install(recorder)
+        run.loop.tick(at: run.clock.now)
+    }
+
+    /// One wake-up as `run()` makes it, `seconds` later: extensions serviced, then input and timers.
+    func wake(after seconds: Double = 1.0 / 60) {
+        run.clock.now = run.clock.now.adding(seconds: seconds)
+        run.loop.serviceExtensions()
+        run.loop.tick(at: run.clock.now)
+    }
+
+    /// Wakes the loop at each of its deadlines until none is left (or `limit` seconds pass).
+    func runUntilIdle(limit: Double = 5) {
+        let end = run.clock.now.adding(seconds: limit)
+        while let next = run.loop.nextWake(), next <= end {
+            run.clock.now = max(run.clock.now, next)
+            run.loop.serviceExtensions()
+            run.loop.tick(at: run.clock.now)
+        }
+    }
+
+    func view(_ name: String) -> ViewState { run.loop.scene.views[run.loop.scene.viewID(named: name)!.rawValue] }
+
+    @Test func aSetSliderValueIsDrawnAndPublishedWithItsSource() throws {
+        let flips = run.loop.output!.flipCount
+        #expect(throws: Never.self) { try run.loop.apply(.setValue(view: "slider", 0.25), source: .socket).get() }
+        #expect(view("slider").value == 0.25)
+        #expect(recorder.controlEvents("slider") == ["valueChanged socket"])
+        wake()
+        #expect(run.loop.output!.flipCount == flips + 1, "the change is drawn")
+        #expect(recorder.controlEvents("slider") == ["valueChanged socket"], "published once")
+    }
+
+    @Test func refusedCommandsSayWhyAndChangeNothing() {
+        let before = run.loop.scene.views
+        func error(_ c: RemoteCommand) -> String? {
+            if case .failure(let e) = run.loop.apply(c, source: .socket) { return e.message }
+            return nil
+        }
+        #expect(error(.setValue(view: "slider", 1.5))?.contains("out of range") == true)
+        #expect(error(.setValue(view: "slider", .nan))?.contains("out of range") == true)
+        #expect(error(.setValue(view: "nothing", 0.5))?.contains("no view named 'nothing'") == true)
+        #expect(error(.setOn(view: "slider", true))?.contains("is a slider") == true)
+        #expect(error(.setLabel(view: "switch", "x"))?.contains("is a switch") == true)
+        #expect(error(.tap(Point(x: 900, y: 10)))?.contains("off the screen") == true)
+        #expect(error(.swipe(from: Point(x: 1, y: 1), to: Point(x: 2, y: 2), seconds: -1))?.contains("duration") == true)
+        #expect(run.loop.scene.views == before)
+        #expect(recorder.published.isEmpty)
+    }
+
+    @Test func aSwitchSetOnSlidesItsKnobAndALabelIsDrawn() throws {
+        try run.loop.apply(.setOn(view: "switch", true), source: .mqtt).get()
+        #expect(view("switch").isOn)
+        #expect(recorder.controlEvents("switch") == ["valueChanged mqtt"])
+        #expect(run.loop.scene.isAnimating, "the knob slides as after a tap")
+        runUntilIdle()
+        #expect(!run.loop.scene.isAnimating)
+        let flips = run.loop.output!.flipCount
+        try run.loop.apply(.setLabel(view: "button", "Open"), source: .socket).get()
+        wake()
+        #expect(view("button").label == "Open")
+        #expect(run.loop.output!.flipCount == flips + 1, "a new label is drawn")
+    }
+
+    @Test func aPressFiresTheButtonAsATapWould() throws {
+        try run.loop.apply(.press(view: "button"), source: .mqtt).get()
+        try run.loop.apply(.press(view: "button"), source: .mqtt).get()
+        #expect(view("button").taps == 2)
+        #expect(recorder.controlEvents("button") == ["touchUpInside mqtt", "primaryActionTriggered mqtt",
+                                                      "touchUpInside mqtt", "primaryActionTriggered mqtt"])
+    }
+
+    @Test func aSyntheticTapGoesThroughTheEngineAndTheButton() throws {
+        try run.loop.apply(.tap(Point(x: 130, y: 424)), source: .socket).get()
+        runUntilIdle()
+        #expect(view("button").taps == 1)
+        #expect(recorder.controlEvents("button") == ["touchDown socket", "touchUpInside socket", "primaryActionTriggered socket"])
+        #expect(run.handler.entries.contains { $0.message.description.hasPrefix("gesture ") }, "the decision trace is logged")
+    }
+
+    @Test func aSyntheticSwipeMovesTheSliderOverTimeOnTheLoopsClock() throws {
+        let knob = view("slider").knobCenter()
+        let initial = view("slider").value
+        let start = run.clock.now
+        try run.loop.apply(.swipe(from: knob, to: Point(x: 560, y: knob.y), seconds: 0.5), source: .socket).get()
+        #expect(view("slider").value == initial, "nothing has moved yet")
+        wake(after: 0.25)
+        let halfway = view("slider").value
+        #expect(halfway > initial + 0.1 && halfway < 0.95, "halfway through, the knob is on its way: \(initial) → \(halfway)")
+        runUntilIdle()
+        #expect(view("slider").value == 1)
+        #expect(run.clock.now.seconds(since: start) >= 0.5)
+        #expect(recorder.controlEvents("slider").allSatisfy { $0.hasSuffix(" socket") })
+        #expect(recorder.controlEvents("slider").last == "touchUpInside socket")
+    }
+
+    @Test func aFingersChangeIsPublishedAsTouch() {
+        run.drag(from: view("slider").knobCenter(), by: 5)
+        #expect(!recorder.controlEvents("slider").isEmpty)
+        #expect(recorder.controlEvents("slider").allSatisfy { $0.hasSuffix(" touch") })
+    }
+
+    @Test func theLoopWakesForAnExtensionsDeadline() {
+        let t = run.clock.now.adding(seconds: 3)
+        recorder.deadline = t
+        #expect(run.loop.nextWake() == t)
+    }
+
+    @Test func gesturesWaitBoundedAndAreRefusedPastIt() {
+        for _ in 0..<SyntheticTouches.capacity {
+            #expect(throws: Never.self) { try run.loop.apply(.tap(Point(x: 400, y: 40)), source: .socket).get() }
+        }
+        if case .failure(let e) = run.loop.apply(.tap(Point(x: 400, y: 40)), source: .socket) {
+            #expect(e.message.contains("already waiting"))
+        } else {
+            Issue.record("a 17th gesture was queued")
+        }
+    }
+
+    @Test func theExtensionsHearTheEndOfTheLoop() {
+        _ = run.loop.finish(.signal(SIGTERM))
+        #expect(recorder.shutdowns == 1)
+    }
+
+    @Test func aReplayInstallsNoExtension() throws {
+        let configuration = try KioskConfiguration.load(path: KioskLoopTests.configPath)
+        let clock = VirtualClock()
+        let replay = try KioskLoop(replaying: configuration, output: nil, traceDecisions: false, clock: { clock.now })
+        replay.install(RecordingExtension())
+        #expect(replay.extensions.installed.isEmpty)
+    }
+}
