@@ -115,7 +115,9 @@ let package = Package(
                     exclude: ["Golden"]),
         // Against a real Mosquitto broker (apt mosquitto mosquitto-clients) started by the tests.
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTProtocol", "KioskConfig", "Scene", "KioskCore", "kiosk",
-                                                     "KioskTestSupport"]),
+                                                     "Runtime", "Render", "Display", "KioskTestSupport",
+                                                     .product(name: "Logging", package: "swift-log"),
+                                                     .product(name: "InMemoryLogging", package: "swift-log")]),
         .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )

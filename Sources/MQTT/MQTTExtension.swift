@@ -155,8 +155,8 @@ public final class MQTTExtension: LoopExtension {
         case .connecting(let since):
             serveSocket(ready, now: now)
             if case .connecting = connection, now.seconds(since: since) >= Self.connectTimeout {
-                client.disconnect()
                 retry("no answer from the broker within \(Int(Self.connectTimeout)) s", now: now)
+                client.disconnect()
             }
         case .connected:
             serveSocket(ready, now: now)
@@ -197,8 +197,10 @@ public final class MQTTExtension: LoopExtension {
             do { try client.write() } catch { break }
             waited += 1
         }
-        client.disconnect()
+        // The state first: the disconnect callback comes from inside disconnect() and must not
+        // take this for a lost connection.
         connection = .waiting(until: now.adding(seconds: Self.maximumBackoff))
+        client.disconnect()
     }
 
     // MARK: Connecting
@@ -404,5 +406,17 @@ public final class MQTTExtension: LoopExtension {
     private func refuse(_ topic: String, _ why: String) {
         counters.commandsRefused += 1
         log.warning("mqtt: command ignored", metadata: ["mqtt.topic": "\(topic)", "mqtt.error": "\(why)"])
+    }
+}
+
+extension MQTTExtension {
+    /// `kiosk run` with `[mqtt]`: the client set up and served by `loop`; a client that cannot be
+    /// made (libmosquitto refused a setting) is logged, and the kiosk runs without MQTT.
+    public static func install(_ settings: MQTTSettings, in loop: KioskLoop, logger: Logger) {
+        do {
+            loop.install(try MQTTExtension(settings: settings, logger: logger, now: KioskLoop.monotonicNow()))
+        } catch {
+            logger.error("mqtt: cannot set up the client; running without MQTT", metadata: ["mqtt.error": "\(error)"])
+        }
     }
 }

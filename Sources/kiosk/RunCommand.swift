@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KioskConfig
 import Logging
+import MQTT
 import Runtime
 
 struct RunCommand: ParsableCommand {
@@ -60,6 +61,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         loop.onLogLevel = { logging.setLevel($0) }
+        if let mqtt = loop.configuration.mqtt { MQTTExtension.install(mqtt, in: loop, logger: logging.logger) }
         do {
             _ = try loop.run()
         } catch {

@@ -91,7 +91,7 @@ final class Broker {
         folder = try KioskExecutable.temporaryFolder("broker")
         port = try Self.freePort()
         self.credentials = credentials
-        var config = "listener \(port) 127.0.0.1\npersistence false\nlog_dest stdout\nlog_type all\n"
+        var config = "listener \(port) 127.0.0.1\npersistence false\nlog_dest stderr\nlog_type all\n"
         if let credentials {
             let file = folder.appendingPathComponent("passwd").path
             let made = try LineProcess("/usr/bin/mosquitto_passwd", ["-b", "-c", file, credentials.user, credentials.password])
