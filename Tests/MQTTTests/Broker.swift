@@ -113,7 +113,9 @@ final class Broker {
     func start() throws {
         let p = try LineProcess(Self.executable, ["-c", folder.appendingPathComponent("mosquitto.conf").path])
         process = p
-        guard p.waitFor(containing: "Opening ipv4 listen socket on port \(port)", seconds: 10) else {
+        // "running" comes once every listener is open; "Opening ... listen socket" comes before.
+        guard p.waitFor(containing: "Opening ipv4 listen socket on port \(port)", seconds: 10),
+              p.wait(seconds: 10, until: { $0.contains(" running") }) else {
             throw BrokerError("mosquitto did not start: \(p.text)")
         }
     }
