@@ -1,4 +1,5 @@
 import Foundation
+import KioskTestSupport
 import Testing
 @testable import KioskConfig
 
@@ -93,5 +94,24 @@ import Testing
             let again = try KioskConfiguration.parse(text, file: "resolved.toml")
             #expect(again.mqtt == c.mqtt)
         }
+    }
+}
+
+/// `kiosk check-config` as a process: [mqtt] printed resolved, and a bad one refused with status 2.
+@Suite struct MQTTCheckConfigCommandTests {
+    func run(_ section: String) throws -> (KioskExecutable.Finished, String) {
+        let folder = try KioskExecutable.temporaryFolder("mqtt-check")
+        let path = folder.appendingPathComponent("kiosk.toml").path
+        try runtimeConfig(section).write(toFile: path, atomically: true, encoding: .utf8)
+        return (try KioskExecutable.run(["check-config", path]), path)
+    }
+
+    @Test func goodAndBad() throws {
+        let (good, _) = try run("[mqtt]\nbroker = \"mqtt://127.0.0.1\"\n")
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.contains("[mqtt]\nbroker = \"mqtt://127.0.0.1:1883\"\n# client_id: not set: kiosk-<hostname>\n"), "\(good.stdout)")
+        let (bad, path) = try run("[mqtt]\nbroker = \"mqtts://broker.lan\"\n")
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("\(path):2: mqtt.broker: an mqtts:// broker needs 'ca_file'"), "\(bad.stderr)")
     }
 }
