@@ -301,6 +301,17 @@ public final class MQTTExtension: LoopExtension {
         }
         var events: Int16 = 0
         for p in ready where p.fd == fd { events |= p.revents }
+        if case .connecting = connection, events & Int16(POLLERR | POLLHUP) != 0 {
+            // The TCP connect failed (refused, unreachable). libmosquitto does not always say so
+            // while a TLS handshake waits on the socket; the socket's own error does.
+            var code: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+            let why = code != 0 ? String(cString: strerror(code)) : "the connection was closed"
+            retry("connecting to \(settings.broker.host):\(settings.broker.port): \(why)", now: now)
+            client.disconnect()
+            return
+        }
         do {
             if events & Int16(POLLIN | POLLERR | POLLHUP) != 0 { try client.read() }
             if client.socket >= 0, client.wantsWrite, events & Int16(POLLOUT | POLLERR) != 0 { try client.write() }

@@ -85,13 +85,20 @@ final class Broker {
     let port: Int
     /// user and password, when the broker wants them.
     let credentials: (user: String, password: String)?
+    let tls: Bool
     private(set) var process: LineProcess?
 
-    init(credentials: (user: String, password: String)? = nil) throws {
+    /// With `tls`, the listener speaks TLS with a certificate for `localhost` signed by `caFile`.
+    init(credentials: (user: String, password: String)? = nil, tls: Bool = false) throws {
         folder = try KioskExecutable.temporaryFolder("broker")
         port = try Self.freePort()
         self.credentials = credentials
+        self.tls = tls
         var config = "listener \(port) 127.0.0.1\npersistence false\nlog_dest stderr\nlog_type all\n"
+        if tls {
+            try makeCertificates()
+            config += "cafile \(caFile)\ncertfile \(path("server.crt"))\nkeyfile \(path("server.key"))\n"
+        }
         if let credentials {
             let file = folder.appendingPathComponent("passwd").path
             let made = try LineProcess("/usr/bin/mosquitto_passwd", ["-b", "-c", file, credentials.user, credentials.password])
@@ -102,6 +109,31 @@ final class Broker {
         }
         try config.write(to: folder.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
         try start()
+    }
+
+    var caFile: String { path("ca.crt") }
+    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    static var canMakeCertificates: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") }
+
+    /// A CA, and a server certificate it signs for localhost and 127.0.0.1 (openssl); readable by
+    /// the broker's own user, which it becomes when started as root.
+    private func makeCertificates() throws {
+        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: path("ext.cnf"), atomically: true, encoding: .utf8)
+        let steps = [
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.crt"), "-days", "2", "-subj", "/CN=kiosk test CA"],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=localhost"],
+            ["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"), "-CAcreateserial",
+             "-out", path("server.crt"), "-days", "2", "-extfile", path("ext.cnf")],
+        ]
+        for step in steps {
+            let p = try LineProcess("/usr/bin/openssl", step)
+            p.waitUntilExit()
+        }
+        for name in ["ca.crt", "server.crt", "server.key"] {
+            guard chmod(path(name), 0o644) == 0 else { throw BrokerError("openssl made no \(name)") }
+        }
+        chmod(folder.path, 0o755)
     }
 
     deinit {

@@ -18,7 +18,12 @@ struct KioskOnBrokerTests {
 
         init(broker: Broker, password: String? = nil, mqtt extra: String = "", loop: String = "", sliderValue: String? = nil) throws {
             folder = try KioskExecutable.temporaryFolder("mqtt-kiosk")
-            var mqtt = "broker = \"mqtt://127.0.0.1:\(broker.port)\"\nclient_id = \"kiosk-test\"\ntopic_prefix = \"\(KioskOnBrokerTests.prefix)\"\n"
+            var mqtt = "client_id = \"kiosk-test\"\ntopic_prefix = \"\(KioskOnBrokerTests.prefix)\"\n"
+            if broker.tls {
+                mqtt += "broker = \"mqtts://localhost:\(broker.port)\"\nca_file = \"\(broker.caFile)\"\n"
+            } else {
+                mqtt += "broker = \"mqtt://127.0.0.1:\(broker.port)\"\n"
+            }
             if let c = broker.credentials {
                 let file = folder.appendingPathComponent("password")
                 try ((password ?? c.password) + "\n").write(to: file, atomically: true, encoding: .utf8)
@@ -182,6 +187,24 @@ struct KioskOnBrokerTests {
         let stats = kiosk.process.lines.filter { $0.contains(" stats ") }
         #expect(!stats.isEmpty && stats.allSatisfy { $0.contains(" overruns=0 ") }, "\(stats.joined(separator: "\n"))")
         #expect(!kiosk.process.text.contains("overran its budget"), "\(kiosk.process.text)")
+    }
+
+    /// `mqtts://` with `ca_file`: the broker's name looked up off the loop, a TLS handshake that
+    /// never blocks it; a broker that is not there yet is noticed at once (no 10 s wait), and
+    /// taken when it comes.
+    @Test(.enabled(if: Broker.canMakeCertificates, "needs openssl")) func overTLS() throws {
+        let broker = try Broker(tls: true)
+        broker.kill()
+        let kiosk = try Kiosk(broker: broker)
+        #expect(kiosk.process.waitFor(containing: "mqtt: cannot connect to the broker", seconds: 5), "\(kiosk.process.text)")
+        try broker.start()
+        #expect(kiosk.process.waitFor(containing: "mqtt: connected", seconds: 40), "\(kiosk.process.text)")
+        let sub = try LineProcess("/usr/bin/mosquitto_sub", ["-h", "localhost", "-p", "\(broker.port)", "--cafile", broker.caFile, "-v",
+                                                             "-t", "\(Self.prefix)/#"])
+        #expect(sub.waitFor(line: "\(topic("availability")) online"), "\(sub.text)")
+        try LineProcess("/usr/bin/mosquitto_pub", ["-h", "localhost", "-p", "\(broker.port)", "--cafile", broker.caFile,
+                                                   "-t", topic("switch/set"), "-m", "ON"]).waitUntilExit()
+        #expect(sub.waitFor(line: "\(topic("switch/state")) ON"), "\(sub.text)")
     }
 
     /// kiosk killed with SIGKILL says nothing; the broker sends its will: a retained `offline`.
