@@ -113,4 +113,34 @@ struct InProcessTests {
         #expect(h.run { sub.text.contains("{\"taps\":5,") }, "the state after the presses, sent on reconnect: \(sub.text)")
         #expect(h.slowestService < 20, "the slowest service call took \(h.slowestService) ms")
     }
+
+    /// A broker that stops reading (SIGSTOP) while kiosk's button is pressed 20,000 times: the
+    /// socket fills, then presses are dropped and counted instead of queued, and once the broker
+    /// reads again the latest state arrives.
+    @Test func aStalledBrokerQueuesNothingWithoutBound() throws {
+        let broker = try Broker()
+        let h = try Harness(broker: broker)
+        let prefix = KioskOnBrokerTests.prefix
+        let sub = try broker.subscribe(["\(prefix)/button/state"])
+        #expect(h.run { h.mqtt.isConnected })
+        #expect(h.run { sub.text.contains("{\"taps\":0,") }, "\(sub.text)")
+        // A small send buffer, so that the socket is full after some 100 KB (the stopped broker's
+        // receive window), not after megabytes.
+        var fds: [pollfd] = []
+        h.mqtt.appendPollDescriptors(to: &fds)
+        var size: Int32 = 4096
+        _ = setsockopt(try #require(fds.first).fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        broker.process?.signal(SIGSTOP)
+        let before = h.mqtt.counters.published
+        let presses = 20_000
+        for i in 0..<presses {
+            _ = h.loop.apply(.press(view: "button"), source: .mqtt)
+            if i % 1000 == 0 { h.step() }
+        }
+        let sent = h.mqtt.counters.published - before
+        #expect(h.mqtt.counters.eventsDropped > presses / 2, "presses dropped: \(h.mqtt.counters.eventsDropped)")
+        #expect(sent < presses, "messages handed to libmosquitto while the broker slept: \(sent) for \(presses) presses")
+        broker.process?.signal(SIGCONT)
+        #expect(h.run(seconds: 30) { sub.text.contains("{\"taps\":\(presses),") }, "the latest state once the broker reads again")
+    }
 }
