@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Display", targets: ["Display"]),
         .library(name: "KioskLog", targets: ["KioskLog"]),
         .library(name: "Control", targets: ["Control"]),
+        .library(name: "MQTTProtocol", targets: ["MQTTProtocol"]),
         // Test tooling, not the kiosk: a product only so that the benchmarks package can feed synthetic panels.
         .library(name: "KioskTestSupport", targets: ["KioskTestSupport"]),
     ],
@@ -77,8 +78,19 @@ let package = Package(
         .target(name: "Control", dependencies: [
             "Runtime", "Scene", "Gestures", "KioskConfig", "KioskCore", .product(name: "Logging", package: "swift-log"),
         ]),
+        // libmosquitto (apt libmosquitto-dev): the MQTT client; only the MQTT module imports it.
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // glibc's asynchronous name lookup (getaddrinfo_a needs _GNU_SOURCE, kept inside this C file).
+        .target(name: "CNameLookup", path: "Sources/CNameLookup"),
+        // Pure Swift: kiosk's MQTT topics, command payloads and Home Assistant's discovery messages.
+        .target(name: "MQTTProtocol", dependencies: ["Scene", "KioskCore"]),
+        // `[mqtt]`: the controls on a broker, driven from the loop's poll (a LoopExtension).
+        .target(name: "MQTT", dependencies: [
+            "CMosquitto", "CNameLookup", "MQTTProtocol", "Runtime", "KioskConfig", "Scene", "KioskCore",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "kiosk", dependencies: [
-            "Control", "Runtime", "Display", "Render", "KioskConfig", "KioskLog", "TouchInput", "InputEvents", "Gestures", "KioskCore",
+            "Control", "Runtime", "MQTT", "Display", "Render", "KioskConfig", "KioskLog", "TouchInput", "InputEvents", "Gestures", "KioskCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -109,6 +121,11 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
                                                        "KioskCore", "KioskConfig"],
                     exclude: ["Golden"]),
+        // Against a real Mosquitto broker (apt mosquitto mosquitto-clients) started by the tests.
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTProtocol", "KioskConfig", "Scene", "KioskCore", "kiosk",
+                                                     "Runtime", "Render", "Display", "KioskTestSupport",
+                                                     .product(name: "Logging", package: "swift-log"),
+                                                     .product(name: "InMemoryLogging", package: "swift-log")]),
         .testTarget(name: "SceneTests", dependencies: ["KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )

@@ -39,6 +39,13 @@ let package = Package(
             .product(name: "KioskConfig", package: kiosk),
             .product(name: "Scene", package: kiosk),
         ]),
+        // MQTT's inputs: command payloads per control kind, topics, broker URLs, view names in discovery JSON.
+        .executableTarget(name: "fuzz-mqtt", dependencies: [
+            "FuzzSupport",
+            .product(name: "MQTTProtocol", package: kiosk),
+            .product(name: "KioskConfig", package: kiosk),
+            .product(name: "Scene", package: kiosk),
+        ]),
         // Arbitrary touch frames and clock moves into the default scene and its gesture engine.
         .executableTarget(name: "fuzz-scene", dependencies: [
             "FuzzSupport",

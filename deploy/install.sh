@@ -12,6 +12,8 @@
 # It installs /usr/local/bin/kiosk, /etc/kiosk/kiosk.conf (only when there is none: an
 # integrator's file is never overwritten), the systemd unit, the kiosk user (systemd-sysusers),
 # and masks the serial getty so the serial line carries kiosk's log and the kernel's, no login.
+# When the config has [mqtt], it adds kiosk.service.d/mqtt.conf (deploy/kiosk-mqtt.conf), which
+# gives kiosk the network (the unit alone has none); without [mqtt], it removes that drop-in.
 # Running it again changes nothing that is already in place.
 set -eu
 
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
         --root) root=$2; shift 2 ;;
         --boot-config) boot_config=yes; shift ;;
         --no-start) start=no; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -54,6 +56,15 @@ install -D -m 0644 "$top/README.md" "$root/usr/local/share/doc/kiosk/README.md"
 # Not enabled: the drop-in that lets hooks drive GPIO lines (README, "Hooks").
 install -D -m 0644 "$here/kiosk-gpio.conf" "$root/usr/local/share/doc/kiosk/kiosk-gpio.conf"
 mkdir -p "$root/var/lib/kiosk"
+# The unit has no network; a config with [mqtt] needs its broker: a drop-in allows the network.
+dropin=$root/etc/systemd/system/kiosk.service.d/mqtt.conf
+if grep -q '^[[:space:]]*\[mqtt\][[:space:]]*\(#.*\)\?$' "$root/etc/kiosk/kiosk.conf"; then
+    install -D -m 0644 "$here/kiosk-mqtt.conf" "$dropin"
+    say "installed $dropin: the config has [mqtt], so kiosk may reach the network"
+elif [ -e "$dropin" ]; then
+    rm -f "$dropin"
+    say "removed $dropin: the config has no [mqtt]"
+fi
 
 if [ "$boot_config" = yes ]; then
     boot=$root/boot/firmware

@@ -15,6 +15,8 @@ public struct KioskConfiguration: Sendable {
     public var control = ControlSettings()
     /// `[[hook]]` and `[hooks]`: programs run when a control sends an event (HookSection.swift).
     public var hooks = HookSettings()
+    /// `[mqtt]`; nil: no MQTT.
+    public var mqtt: MQTTSettings?
 
     public init(file: String, scene: SceneDescription, runtime: RuntimeSettings = RuntimeSettings()) {
         self.file = file
@@ -24,7 +26,7 @@ public struct KioskConfiguration: Sendable {
 
     /// The sections a config file may have: the scene's, then the runtime's.
     static let topLevelKeys = ["panel", "scene", "view", "gesture"] + RuntimeSection.sections + [ControlSection.name]
-        + HookSection.sections
+        + HookSection.sections + ["mqtt"]
 
     /// The largest config file read: no kiosk's scene comes near it.
     public static let maximumFileSize = 1 << 20
@@ -104,6 +106,7 @@ public struct KioskConfiguration: Sendable {
         }
         try GraphCheck(gestures: scene.gestures, readers: namedGestureTables).run()
         let runtime = try RuntimeSection().settings(top)
+        let mqtt = try top.subtable("mqtt").map { r throws(ConfigError) in try MQTTSection().settings(r) }
 
         // Whatever the scene itself refuses is still reported against the file.
         do {
@@ -114,6 +117,7 @@ public struct KioskConfiguration: Sendable {
         var configuration = KioskConfiguration(file: file, scene: scene, runtime: runtime)
         configuration.control = try ControlSection().settings(top)
         configuration.hooks = try HookSection().settings(top, views: scene.views)
+        configuration.mqtt = mqtt
         return configuration
     }
 }

@@ -20,6 +20,7 @@ extension KioskConfiguration {
         for g in scene.gestures { w.gesture(g) }
         w.runtime(runtime)
         w.hooks(hooks)
+        if let mqtt { w.mqtt(mqtt) }
         return w.text
     }
 }

@@ -3,6 +3,7 @@ import Control
 import Foundation
 import KioskConfig
 import Logging
+import MQTT
 import Runtime
 
 struct RunCommand: ParsableCommand {
@@ -63,6 +64,7 @@ struct RunCommand: ParsableCommand {
         loop.onLogLevel = { logging.setLevel($0) }
         ControlSocket.install(on: loop, logger: logging.logger)
         HookRunner.install(on: loop, logger: logging.logger)
+        if let mqtt = loop.configuration.mqtt { MQTTExtension.install(mqtt, in: loop, logger: logging.logger) }
         do {
             _ = try loop.run()
         } catch {

@@ -1,0 +1,185 @@
+import KioskCore
+
+/// `[mqtt]`: the broker kiosk publishes its controls to, and Home Assistant's discovery. Absent: no MQTT.
+public struct MQTTSettings: Sendable, Equatable {
+    /// `broker = "mqtt://host:port"` (or `mqtts://`), taken apart.
+    public struct Broker: Sendable, Equatable, CustomStringConvertible {
+        public var tls: Bool
+        /// A host name or an address (an IPv6 address without its brackets).
+        public var host: String
+        public var port: Int
+
+        public init(tls: Bool, host: String, port: Int) {
+            self.tls = tls
+            self.host = host
+            self.port = port
+        }
+
+        public var description: String {
+            let shownHost = host.contains(":") ? "[\(host)]" : host
+            return "\(tls ? "mqtts" : "mqtt")://\(shownHost):\(port)"
+        }
+    }
+
+    public var broker: Broker
+    /// The CA certificates (PEM) that sign the broker's certificate; `mqtts://` only, and required there.
+    public var caFile: String?
+    /// Nil: `kiosk-<hostname>`.
+    public var clientID: String?
+    public var username: String?
+    /// A file whose first line is the password (kept out of the config, which check-config prints).
+    public var passwordFile: String?
+    /// Nil: `kiosk/<hostname>`.
+    public var topicPrefix: String?
+    public var discoveryPrefix = "homeassistant"
+    public var discovery = true
+
+    public init(broker: Broker) { self.broker = broker }
+
+    /// The client id used when none is given.
+    public static func defaultClientID(hostname: String) -> String { "kiosk-\(hostname)" }
+    /// The topic prefix used when none is given.
+    public static func defaultTopicPrefix(hostname: String) -> String { "kiosk/\(hostname)" }
+
+    /// Reads `broker`, or says why it is not an MQTT URL kiosk can use.
+    public static func parseBroker(_ text: String) -> Result<Broker, BrokerURLError> {
+        let tls: Bool
+        let rest: Substring
+        if text.hasPrefix("mqtt://") {
+            (tls, rest) = (false, text.dropFirst("mqtt://".count))
+        } else if text.hasPrefix("mqtts://") {
+            (tls, rest) = (true, text.dropFirst("mqtts://".count))
+        } else {
+            return .failure(BrokerURLError("'\(text)' does not start with mqtt:// or mqtts://"))
+        }
+        var hostPart = rest
+        if hostPart.hasSuffix("/") { hostPart = hostPart.dropLast() }
+        if hostPart.contains("/") || hostPart.contains("?") || hostPart.contains("#") {
+            return .failure(BrokerURLError("'\(text)' has a path or query; a broker URL is only scheme://host[:port]"))
+        }
+        if hostPart.contains("@") {
+            return .failure(BrokerURLError("'\(text)' carries a user; give 'username' and 'password_file' instead"))
+        }
+        var host: Substring
+        var portText: Substring?
+        if hostPart.hasPrefix("[") {
+            guard let close = hostPart.firstIndex(of: "]") else { return .failure(BrokerURLError("'\(text)': an IPv6 address needs its closing ']'")) }
+            host = hostPart[hostPart.index(after: hostPart.startIndex)..<close]
+            let after = hostPart[hostPart.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return .failure(BrokerURLError("'\(text)': expected ':port' after the address")) }
+                portText = after.dropFirst()
+            }
+        } else {
+            let parts = hostPart.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { return .failure(BrokerURLError("'\(text)': an IPv6 address goes in brackets, such as mqtt://[::1]:1883")) }
+            host = parts[0]
+            if parts.count == 2 { portText = parts[1] }
+        }
+        guard !host.isEmpty else { return .failure(BrokerURLError("'\(text)' names no host")) }
+        guard host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" || $0 == "_") }) else {
+            return .failure(BrokerURLError("'\(text)': '\(host)' is not a host name or an address"))
+        }
+        var port = tls ? 8883 : 1883
+        if let portText {
+            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let n = Int(portText), (1...65535).contains(n) else {
+                return .failure(BrokerURLError("'\(text)': the port '\(portText)' is not a number from 1 to 65535"))
+            }
+            port = n
+        }
+        return .success(Broker(tls: tls, host: String(host), port: port))
+    }
+
+    /// Why `prefix` cannot begin a topic, or nil: no wildcards, no empty levels, no NUL.
+    public static func topicProblem(_ prefix: String) -> String? {
+        if prefix.isEmpty { return "must not be empty" }
+        if prefix.contains("+") || prefix.contains("#") { return "must not hold the wildcards + or #" }
+        if prefix.hasPrefix("/") || prefix.hasSuffix("/") || prefix.contains("//") { return "must not begin or end with '/' or hold '//'" }
+        if prefix.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "must not hold control characters" }
+        if prefix.utf8.count > 512 { return "is longer than 512 bytes" }
+        return nil
+    }
+}
+
+/// Why a `broker` URL cannot be used.
+public struct BrokerURLError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Reads `[mqtt]`.
+struct MQTTSection {
+    static let keys = ["broker", "ca_file", "client_id", "username", "password_file", "topic_prefix", "discovery_prefix", "discovery"]
+
+    func settings(_ r: TableReader) throws(ConfigError) -> MQTTSettings {
+        try r.rejectUnknownKeys(allowed: Self.keys)
+        guard let url = try r.string("broker") else {
+            throw r.error(nil, "[mqtt] needs 'broker', such as broker = \"mqtt://192.168.1.10:1883\"; leave [mqtt] out to turn MQTT off")
+        }
+        var s: MQTTSettings
+        switch MQTTSettings.parseBroker(url) {
+        case .success(let broker): s = MQTTSettings(broker: broker)
+        case .failure(let why):
+            throw r.error("broker", "\(why); expected \"mqtt://host:1883\", or \"mqtts://host:8883\" with 'ca_file'")
+        }
+        s.caFile = try readableFile(r, "ca_file", what: "the CA certificate file", example: "/etc/ssl/certs/ca-certificates.crt")
+        if s.broker.tls, s.caFile == nil {
+            throw r.error("broker", "an mqtts:// broker needs 'ca_file', the CA certificates (PEM) that sign the broker's certificate, "
+                + "such as ca_file = \"/etc/ssl/certs/ca-certificates.crt\"")
+        }
+        if !s.broker.tls, s.caFile != nil {
+            throw r.error("ca_file", "is only for an mqtts:// broker; the broker is \(s.broker)")
+        }
+        if let id = try r.string("client_id") {
+            guard !id.isEmpty, id.utf8.count <= 65535, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw r.error("client_id", "'\(id)' is not a client id; expected a non-empty name without control characters, "
+                    + "or leave it out for kiosk-<hostname>")
+            }
+            s.clientID = id
+        }
+        if let user = try r.string("username") {
+            guard !user.isEmpty else { throw r.error("username", "must not be empty; leave it out to connect without a user") }
+            s.username = user
+        }
+        s.passwordFile = try readableFile(r, "password_file", what: "the password file", example: "/etc/kiosk/mqtt-password")
+        if s.passwordFile != nil, s.username == nil {
+            throw r.error("password_file", "a password needs 'username' too")
+        }
+        for key in ["topic_prefix", "discovery_prefix"] {
+            guard let prefix = try r.string(key) else { continue }
+            if let problem = MQTTSettings.topicProblem(prefix) {
+                throw r.error(key, "'\(prefix)' \(problem); expected topic levels such as \"kiosk/hall\"")
+            }
+            if key == "topic_prefix" { s.topicPrefix = prefix } else { s.discoveryPrefix = prefix }
+        }
+        s.discovery = try r.bool("discovery") ?? s.discovery
+        return s
+    }
+
+    /// An absolute path to a file that can be read now: check-config finds a missing file, not the first connect.
+    private func readableFile(_ r: TableReader, _ key: String, what: String, example: String) throws(ConfigError) -> String? {
+        guard let path = try r.string(key) else { return nil }
+        guard path.hasPrefix("/") else { throw r.error(key, "'\(path)' is not an absolute path; expected such as \"\(example)\"") }
+        do {
+            _ = try TextFile.read(path, what: what, limit: 1 << 20)
+        } catch {
+            throw r.error(key, "'\(path)': \(error.reason); expected a file kiosk's user can read")
+        }
+        return path
+    }
+}
+
+extension TOMLWriter {
+    mutating func mqtt(_ m: MQTTSettings) {
+        header("[mqtt]")
+        string("broker", m.broker.description)
+        if let ca = m.caFile { string("ca_file", ca) }
+        if let id = m.clientID { string("client_id", id) } else { unset("client_id", "kiosk-<hostname>") }
+        if let user = m.username { string("username", user) } else { unset("username", "no user") }
+        if let file = m.passwordFile { string("password_file", file) } else { unset("password_file", "no password") }
+        if let prefix = m.topicPrefix { string("topic_prefix", prefix) } else { unset("topic_prefix", "kiosk/<hostname>") }
+        string("discovery_prefix", m.discoveryPrefix)
+        bool("discovery", m.discovery)
+    }
+}

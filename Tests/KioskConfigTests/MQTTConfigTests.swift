@@ -1,0 +1,117 @@
+import Foundation
+import KioskTestSupport
+import Testing
+@testable import KioskConfig
+
+/// `[mqtt]`: its keys, defaults, what is refused (with file:line, the key and what is allowed),
+/// and check-config's resolved text reading back the same.
+@Suite struct MQTTConfigTests {
+    func mqtt(_ section: String) throws -> MQTTSettings? {
+        try KioskConfiguration.parse(runtimeConfig(section), file: "kiosk.toml").mqtt
+    }
+
+    func error(_ section: String) -> ConfigError? {
+        do {
+            _ = try KioskConfiguration.parse(runtimeConfig(section), file: "kiosk.toml")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// A file that exists, for ca_file and password_file.
+    let existing = "/etc/hostname"
+
+    @Test func absentMeansOff() throws {
+        #expect(try mqtt("") == nil)
+    }
+
+    @Test func defaults() throws {
+        let m = try #require(try mqtt("[mqtt]\nbroker = \"mqtt://127.0.0.1\"\n"))
+        #expect(m.broker == .init(tls: false, host: "127.0.0.1", port: 1883))
+        #expect(m.clientID == nil && m.topicPrefix == nil && m.username == nil && m.passwordFile == nil && m.caFile == nil)
+        #expect(m.discoveryPrefix == "homeassistant" && m.discovery)
+        #expect(MQTTSettings.defaultClientID(hostname: "hall") == "kiosk-hall")
+        #expect(MQTTSettings.defaultTopicPrefix(hostname: "hall") == "kiosk/hall")
+    }
+
+    @Test func everyKey() throws {
+        let m = try #require(try mqtt("""
+            [mqtt]
+            broker = "mqtts://broker.example:8884"
+            ca_file = "\(existing)"
+            client_id = "door-1"
+            username = "kiosk"
+            password_file = "\(existing)"
+            topic_prefix = "site/door-1"
+            discovery_prefix = "ha"
+            discovery = false
+            """))
+        #expect(m.broker == .init(tls: true, host: "broker.example", port: 8884))
+        #expect(m.caFile == existing && m.clientID == "door-1" && m.username == "kiosk" && m.passwordFile == existing)
+        #expect(m.topicPrefix == "site/door-1" && m.discoveryPrefix == "ha" && !m.discovery)
+    }
+
+    @Test(arguments: [
+        ("mqtt://[::1]:1884", MQTTSettings.Broker(tls: false, host: "::1", port: 1884)),
+        ("mqtt://broker.lan/", MQTTSettings.Broker(tls: false, host: "broker.lan", port: 1883)),
+        ("mqtts://10.0.0.2", MQTTSettings.Broker(tls: true, host: "10.0.0.2", port: 8883)),
+    ])
+    func brokers(text: String, broker: MQTTSettings.Broker) throws {
+        #expect(try MQTTSettings.parseBroker(text).get() == broker)
+    }
+
+    @Test(arguments: [
+        ("broker = \"http://host\"", 2, "mqtt.broker", "does not start with mqtt:// or mqtts://"),
+        ("broker = \"mqtt://host:0\"", 2, "mqtt.broker", "is not a number from 1 to 65535"),
+        ("broker = \"mqtt://host:99999\"", 2, "mqtt.broker", "is not a number from 1 to 65535"),
+        ("broker = \"mqtt://user:pw@host\"", 2, "mqtt.broker", "give 'username' and 'password_file' instead"),
+        ("broker = \"mqtt://host/topic\"", 2, "mqtt.broker", "has a path or query"),
+        ("broker = \"mqtt://\"", 2, "mqtt.broker", "names no host"),
+        ("broker = \"mqtts://host\"", 2, "mqtt.broker", "needs 'ca_file'"),
+        ("broker = \"mqtt://host\"\nca_file = \"/etc/hostname\"", 3, "mqtt.ca_file", "is only for an mqtts:// broker"),
+        ("broker = \"mqtt://host\"\nusername = \"u\"\npassword_file = \"/nonexistent/pw\"", 4, "mqtt.password_file", "'/nonexistent/pw': cannot read the password file: no such file or directory"),
+        ("broker = \"mqtt://host\"\npassword_file = \"/etc/hostname\"", 3, "mqtt.password_file", "needs 'username'"),
+        ("broker = \"mqtt://host\"\ntopic_prefix = \"kiosk/#\"", 3, "mqtt.topic_prefix", "wildcards"),
+        ("broker = \"mqtt://host\"\ndiscovery_prefix = \"/ha\"", 3, "mqtt.discovery_prefix", "must not begin or end with '/'"),
+        ("broker = \"mqtt://host\"\ndiscovery = \"yes\"", 3, "mqtt.discovery", "expected true or false"),
+        ("broker = \"mqtt://host\"\nbrokr = 1", 3, "mqtt.brokr", "unknown key in [mqtt]; did you mean 'broker'?"),
+        ("client_id = \"x\"", 1, "mqtt", "[mqtt] needs 'broker'"),
+    ])
+    func refused(body: String, line: Int, key: String, message: String) throws {
+        let e = try #require(error("[mqtt]\n" + body + "\n"))
+        #expect(e.file == "kiosk.toml" && e.line == line && e.key == key, "\(e)")
+        #expect(e.message.contains(message), "\(e)")
+    }
+
+    /// check-config's text reads back to the same settings, with the defaults as comments.
+    @Test func resolvedTextReadsBack() throws {
+        for section in ["[mqtt]\nbroker = \"mqtt://127.0.0.1:1884\"\n",
+                        "[mqtt]\nbroker = \"mqtt://[::1]\"\nusername = \"k\"\npassword_file = \"\(existing)\"\ntopic_prefix = \"a/b\"\ndiscovery = false\n"] {
+            let c = try KioskConfiguration.parse(runtimeConfig(section), file: "kiosk.toml")
+            let text = c.resolvedText
+            #expect(text.contains("[mqtt]") && text.contains("# client_id: not set: kiosk-<hostname>"), "\(text)")
+            let again = try KioskConfiguration.parse(text, file: "resolved.toml")
+            #expect(again.mqtt == c.mqtt)
+        }
+    }
+}
+
+/// `kiosk check-config` as a process: [mqtt] printed resolved, and a bad one refused with status 2.
+@Suite struct MQTTCheckConfigCommandTests {
+    func run(_ section: String) throws -> (KioskExecutable.Finished, String) {
+        let folder = try KioskExecutable.temporaryFolder("mqtt-check")
+        let path = folder.appendingPathComponent("kiosk.toml").path
+        try runtimeConfig(section).write(toFile: path, atomically: true, encoding: .utf8)
+        return (try KioskExecutable.run(["check-config", path]), path)
+    }
+
+    @Test func goodAndBad() throws {
+        let (good, _) = try run("[mqtt]\nbroker = \"mqtt://127.0.0.1\"\n")
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.contains("[mqtt]\nbroker = \"mqtt://127.0.0.1:1883\"\n# client_id: not set: kiosk-<hostname>\n"), "\(good.stdout)")
+        let (bad, path) = try run("[mqtt]\nbroker = \"mqtts://broker.lan\"\n")
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("\(path):2: mqtt.broker: an mqtts:// broker needs 'ca_file'"), "\(bad.stderr)")
+    }
+}

@@ -1,0 +1,146 @@
+import Display
+import Foundation
+import InMemoryLogging
+import KioskCore
+import KioskTestSupport
+import Logging
+import MQTT
+import Runtime
+import Testing
+
+/// The extension inside a live `KioskLoop` (headless, the real clock), stepped by the test as the
+/// loop's poll would serve it, so that each `service` call can be timed and a finger's tap given
+/// as the touchscreen gives it (`process`, then `tick`).
+@Suite(.enabled(if: Broker.available, "needs mosquitto and mosquitto-clients"), .serialized)
+struct InProcessTests {
+    final class Harness {
+        let folder: URL
+        let loop: KioskLoop
+        let mqtt: MQTTExtension
+        let handler = InMemoryLogHandler()
+        /// The longest `service` call so far, in milliseconds.
+        private(set) var slowestService = 0.0
+
+        init(broker: Broker) throws {
+            folder = try KioskExecutable.temporaryFolder("mqtt-loop")
+            let path = folder.appendingPathComponent("kiosk.conf")
+            let mqttSection = "broker = \"mqtt://127.0.0.1:\(broker.port)\"\nclient_id = \"kiosk-test\"\ntopic_prefix = \"\(KioskOnBrokerTests.prefix)\"\n"
+            try KioskOnBrokerTests.Kiosk.config(folder: folder, mqtt: mqttSection).write(to: path, atomically: true, encoding: .utf8)
+            let handler = handler
+            let logger = Logger(label: "test", factory: { _ in handler })
+            loop = try KioskLoop(options: .init(configPath: path.path), logger: logger, logPump: nil,
+                                 output: { _ throws(DisplayError) in
+                                     do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: KioskLoop.monotonicNow) }
+                                     catch { throw DisplayError("\(error)") }
+                                 })
+            let settings = try #require(loop.configuration.mqtt)
+            mqtt = try MQTTExtension(settings: settings, logger: logger, now: KioskLoop.monotonicNow())
+            loop.install(mqtt)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+
+        /// One wake-up: poll the extension's descriptors until its deadline (at most 50 ms), serve it, tick the loop.
+        func step() {
+            var fds: [pollfd] = []
+            mqtt.appendPollDescriptors(to: &fds)
+            let now = KioskLoop.monotonicNow()
+            let wait = mqtt.nextDeadline.map { max(0, min(50, Int32($0.seconds(since: now) * 1000) + 1)) } ?? 50
+            _ = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), wait) }
+            let start = KioskLoop.monotonicNow()
+            fds.withUnsafeBufferPointer { mqtt.service($0, now: start, target: loop) }
+            slowestService = max(slowestService, KioskLoop.monotonicNow().seconds(since: start) * 1000)
+            loop.tick(at: KioskLoop.monotonicNow())
+        }
+
+        /// Steps until `condition` holds or `seconds` pass.
+        @discardableResult
+        func run(seconds: Double = 20, until condition: () -> Bool) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if condition() { return true }
+                step()
+            }
+            return condition()
+        }
+
+        /// A finger's tap at `p`, as the touchscreen delivers it.
+        func tap(at p: Point) {
+            for phase in [TouchPhase.began, .ended] {
+                let now = KioskLoop.monotonicNow()
+                loop.process(TouchFrame(time: now, touches: [Touch(id: TouchID(1), phase: phase, location: p)]),
+                             touchesDown: phase == .began ? 1 : 0)
+                loop.tick(at: now)
+                if phase == .began { run(seconds: 0.06) { false } }
+            }
+        }
+    }
+
+    /// A finger's tap on the button publishes the press (with its tap count) and the button's new state.
+    @Test func aTapPublishes() throws {
+        let broker = try Broker()
+        let sub = try broker.subscribe(["\(KioskOnBrokerTests.prefix)/button/#"])
+        let h = try Harness(broker: broker)
+        #expect(h.run { h.mqtt.isConnected }, "\(h.handler.entries.map(\.message))")
+        #expect(h.run { sub.text.contains("button/state {\"taps\":0") }, "\(sub.text)")
+        let button = try #require(h.loop.scene.viewID(named: "button"))
+        h.tap(at: h.loop.scene.frame(of: button).center)
+        let prefix = KioskOnBrokerTests.prefix
+        #expect(h.run { sub.text.contains("\(prefix)/button/event {\"event_type\":\"press\",\"taps\":1}") }, "\(sub.text)")
+        #expect(h.run { sub.text.contains("\(prefix)/button/state {\"taps\":1,\"label\":\"Press\"}") }, "\(sub.text)")
+        // A press from Home Assistant's button fires it as a tap would.
+        try broker.publish("\(prefix)/button/set", "PRESS")
+        #expect(h.run { sub.text.contains("\(prefix)/button/event {\"event_type\":\"press\",\"taps\":2}") }, "\(sub.text)")
+        #expect(h.mqtt.counters.commandsApplied == 1 && h.mqtt.counters.eventsDropped == 0)
+    }
+
+    /// The broker killed and restarted: no `service` call takes long (the loop never waits on the
+    /// broker), presses meanwhile are dropped and counted (nothing queued), and on reconnect the
+    /// state comes back.
+    @Test func theBrokerGoingAwayNeverStallsTheLoop() throws {
+        let broker = try Broker()
+        let h = try Harness(broker: broker)
+        #expect(h.run { h.mqtt.isConnected })
+        broker.kill()
+        #expect(h.run { !h.mqtt.isConnected })
+        let button = try #require(h.loop.scene.viewID(named: "button"))
+        for _ in 0..<5 { h.tap(at: h.loop.scene.frame(of: button).center) }
+        h.run(seconds: 2) { false }  // reconnect attempts, refused
+        #expect(h.mqtt.counters.eventsDropped == 5)
+        try broker.start()
+        let sub = try broker.subscribe(["\(KioskOnBrokerTests.prefix)/button/state"])
+        #expect(h.run(seconds: 40) { h.mqtt.counters.connects == 2 })
+        #expect(h.run { sub.text.contains("{\"taps\":5,") }, "the state after the presses, sent on reconnect: \(sub.text)")
+        #expect(h.slowestService < 20, "the slowest service call took \(h.slowestService) ms")
+    }
+
+    /// A broker that stops reading (SIGSTOP) while kiosk's button is pressed 20,000 times: the
+    /// socket fills, then presses are dropped and counted instead of queued, and once the broker
+    /// reads again the latest state arrives.
+    @Test func aStalledBrokerQueuesNothingWithoutBound() throws {
+        let broker = try Broker()
+        let h = try Harness(broker: broker)
+        let prefix = KioskOnBrokerTests.prefix
+        let sub = try broker.subscribe(["\(prefix)/button/state"])
+        #expect(h.run { h.mqtt.isConnected })
+        #expect(h.run { sub.text.contains("{\"taps\":0,") }, "\(sub.text)")
+        // A small send buffer, so that the socket is full after some 100 KB (the stopped broker's
+        // receive window), not after megabytes.
+        var fds: [pollfd] = []
+        h.mqtt.appendPollDescriptors(to: &fds)
+        var size: Int32 = 4096
+        _ = setsockopt(try #require(fds.first).fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        broker.process?.signal(SIGSTOP)
+        let before = h.mqtt.counters.published
+        let presses = 20_000
+        for i in 0..<presses {
+            _ = h.loop.apply(.press(view: "button"), source: .mqtt)
+            if i % 1000 == 0 { h.step() }
+        }
+        let sent = h.mqtt.counters.published - before
+        #expect(h.mqtt.counters.eventsDropped > presses / 2, "presses dropped: \(h.mqtt.counters.eventsDropped)")
+        #expect(sent < presses, "messages handed to libmosquitto while the broker slept: \(sent) for \(presses) presses")
+        broker.process?.signal(SIGCONT)
+        #expect(h.run(seconds: 30) { sub.text.contains("{\"taps\":\(presses),") }, "the latest state once the broker reads again")
+    }
+}
