@@ -115,3 +115,26 @@ struct PageFlipLoopTests {
         #expect(run.loop.stats.latency.totalCount == 12, "each of the drag's 12 inputs measured to the flip that showed it")
     }
 }
+
+/// Blanking falls due while the display is down: there is nothing to blank, so no touch may be
+/// swallowed as the one that wakes it.
+@Suite("The live loop blanking a display that is down")
+struct BlankingWhileDownTests {
+    @Test func aTouchAfterTheBlankingTimeOfADisplayThatIsDownIsDelivered() throws {
+        let clock = VirtualClock()
+        let output = FailingOutput(try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock))
+        let run = try LiveLoopRun("blank-down", log: "stats_interval = 0\n[display]\nblank_after = 5\n", clock: clock, output: output)
+        run.loop.tick(at: clock.now)
+        output.isDown = true
+        run.drag(from: Point(x: 160, y: 190), by: 2)
+        #expect(run.loop.display.statusWord == "down")
+        clock.advance(by: 6)
+        run.loop.tick(at: clock.now)
+        #expect(!run.handler.entries.contains { "\($0.message)".hasPrefix("display blanked") }, "nothing to blank")
+
+        let yellow = try #require(run.loop.scene.viewID(named: "yellow"))
+        let before = run.loop.scene.views[yellow.rawValue].center
+        run.drag(from: before, by: 10, step: 5)
+        #expect(run.loop.scene.views[yellow.rawValue].center.x > before.x + 20, "the drag reached the scene, not swallowed as a wake")
+    }
+}

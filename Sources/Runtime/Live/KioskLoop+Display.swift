@@ -56,8 +56,17 @@ extension KioskLoop {
         perform(action, at: now)
     }
 
+    /// The blanking policy says it is time. A display that is down or unplugged has nothing to
+    /// blank: the policy is told it is awake, so no touch is swallowed as a wake, and tries later.
+    func blank(at now: Instant) {
+        let action = display.blank()
+        if case .none = action { blanking.wake(at: now) }
+        perform(action, at: now)
+    }
+
     /// Carries out what the display's state machine asked for.
-    func perform(_ action: DisplayStateMachine.Action, at now: Instant, reason: String = "by the reload") {
+    /// `reason` says what woke the panel, for `.powerOn`'s line.
+    func perform(_ action: DisplayStateMachine.Action, at now: Instant, reason: String = "") {
         switch action {
         case .none, .sayStillConnected, .sayUnplugged:
             break

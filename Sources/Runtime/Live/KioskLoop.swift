@@ -214,6 +214,7 @@ public final class KioskLoop {
         liveInput?.service { deliver($0) }
         meter.record(.input, nanoseconds: meter.nanoseconds(since: inputStart) - recognizerNanoseconds)
         if recognizerNanoseconds > 0 { meter.record(.recognizers, nanoseconds: recognizerNanoseconds) }
+        // A `LoopExtension` serves its ready descriptors (in `fds`) here, after the touchscreen.
         tick(at: clock.now)
         return nil
     }
@@ -236,7 +237,7 @@ public final class KioskLoop {
         sceneEventsLeave()
         // Never with a finger on the glass: its lift would be taken for a wake and lost.
         if reloadPending, fingers.count == 0 { reload(at: now) }
-        if fingers.count == 0, blanking.shouldBlank(at: now) { perform(display.blank(), at: now) }
+        if fingers.count == 0, blanking.shouldBlank(at: now) { blank(at: now) }
         perform(display.tick(at: now), at: now)
         if display.canDraw { drawFrame(at: now) }
         if let pump = logPump {
@@ -269,6 +270,7 @@ public final class KioskLoop {
         consider(display.retryDeadline)
         if reloadPending { consider(now.adding(seconds: 0.1)) }
         if logPump?.needsService == true { consider(now.adding(seconds: 5)) }
+        // A `LoopExtension`'s `nextDeadline` is considered here.
         return wake
     }
 
