@@ -65,7 +65,7 @@ let package = Package(
         // The panel: card, connector, mode, dumb buffers, page flips, restore; and a headless target.
         .target(name: "Display", dependencies: ["CDRM", "KioskCore"]),
         // The serial console log: a swift-log handler over a non-blocking, bounded serial sink.
-        .target(name: "KioskLog", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "KioskLog", dependencies: ["KioskCore", .product(name: "Logging", package: "swift-log")]),
         // The kiosk loop (live and on a virtual clock for replay), its stats, signals and reload.
         .target(name: "Runtime", dependencies: [
             "Render", "Display", "TouchInput", "Scene", "Gestures", "InputEvents", "KioskConfig", "KioskLog",
@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "KioskCore", "KioskTestSupport"]),
-        .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskTestSupport", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskCore", "KioskTestSupport", .product(name: "Logging", package: "swift-log"),
                                                          .product(name: "InMemoryLogging", package: "swift-log")]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "KioskLog", "KioskConfig", "Scene", "Gestures", "KioskCore",
                                                         "InputEvents", "Render", "Display", "KioskTestSupport",

@@ -40,6 +40,8 @@ public final class DRMDisplay {
     /// The buffer on screen; nil before the first `present()` sets the mode.
     private var front: Int?
     private var flipping = 0
+    /// The flip `flipDone` saw during `handleEvents`, told to its caller once the events are read.
+    private var completedFlip: Instant?
     /// What the CRTC showed before, put back by `restore()`.
     private var previous: drmModeCrtcPtr?
     private var isMaster = false
@@ -116,9 +118,10 @@ public final class DRMDisplay {
         }
     }
 
-    /// Shows the back buffer: the first time by setting the mode, then by a page flip whose
-    /// completion `handleEvents()` reports.
-    public func present() throws(DisplayError) {
+    /// Shows the back buffer: the first time by setting the mode (on screen at once: returns now),
+    /// then by a page flip whose completion `handleEvents(_:)` reports (returns nil).
+    @discardableResult
+    public func present() throws(DisplayError) -> Instant? {
         guard !isFlipPending else { throw DisplayError("\(card.name): a page flip is still pending") }
         let back = back
         guard front != nil else {
@@ -128,7 +131,7 @@ public final class DRMDisplay {
             }
             front = back
             CrashRestore.noteModeSet(fd: card.fd, true)
-            return
+            return MonotonicClock.now
         }
         try systemCall("\(card.name): drmModePageFlip \(connectorName)") {
             drmModePageFlip(card.fd, crtcID, buffers[back].framebuffer, kiosk_DRM_MODE_PAGE_FLIP_EVENT,
@@ -136,10 +139,23 @@ public final class DRMDisplay {
         }
         flipping = back
         isFlipPending = true
+        return nil
     }
 
     /// Reads the DRM events waiting on `fileDescriptor` (page flips done); returns at once when none are.
     public func handleEvents() throws(DisplayError) {
+        try handleEvents { _ in }
+    }
+
+    /// Reads the DRM events waiting on `fileDescriptor`, and calls `flipped` with the kernel's
+    /// time of the page flip that completed, if one did; returns at once when none are waiting.
+    public func handleEvents(_ flipped: (Instant) -> Void) throws(DisplayError) {
+        defer {
+            if let done = completedFlip {
+                completedFlip = nil
+                flipped(done)
+            }
+        }
         var context = drmEventContext()
         context.version = kiosk_DRM_EVENT_CONTEXT_VERSION
         context.page_flip_handler = { _, _, seconds, microseconds, data in
@@ -163,6 +179,7 @@ public final class DRMDisplay {
         front = flipping
         flipCount += 1
         lastFlipMicroseconds = microseconds
+        completedFlip = Instant(microseconds: microseconds)
     }
 
     /// Whether the connector still has a display attached (an HDMI cable can be pulled).

@@ -31,12 +31,6 @@ public struct Replay {
     public private(set) var endTime: Instant
     public private(set) var decoder: TouchDecoder
 
-    /// The loop's clock: where the replay has got to.
-    final class VirtualClock {
-        var now: Instant
-        init(_ now: Instant) { self.now = now }
-    }
-
     /// Decodes `trace` and plays it into a loop on `configuration`; with `draws`, every frame is
     /// drawn through damage tracking into a headless display, as on the kiosk.
     public init(
@@ -48,12 +42,12 @@ public struct Replay {
         var settings = configuration
         settings.runtime.display.blankAfterSeconds = 0
         let clock = VirtualClock(origin)
-        var output: FrameOutput?
+        var output: (any FrameOutput)?
         if draws {
             let (w, h) = KioskLoop.sceneSize(settings)
-            output = try HeadlessOutput(width: w, height: h, format: KioskLoop.pixelFormat(settings.runtime.display), now: { clock.now })
+            output = try HeadlessDisplay(width: w, height: h, format: KioskLoop.pixelFormat(settings.runtime.display), clock: clock)
         }
-        loop = try KioskLoop(replaying: settings, output: output, traceDecisions: traceDecisions, clock: { clock.now })
+        loop = try KioskLoop(replaying: settings, output: output, traceDecisions: traceDecisions, clock: clock)
         let panel = settings.scene.panel
         // A protocol A trace goes through libmtdev as the live device's events do.
         let trace = try trace.convertedToProtocolB()
@@ -81,7 +75,7 @@ public struct Replay {
 
     private mutating func deliver(_ frame: TouchFrame, _ clock: VirtualClock) {
         clock.now = max(clock.now, frame.time)
-        loop.process(frame, touchesDown: decoder.activeTouchCount)
+        loop.process(frame)
         loop.tick(at: clock.now)
         frameCount += 1
         endTime = frame.time

@@ -76,12 +76,5 @@ public enum EventPump {
         }
     }
 
-    static func now() -> Double { monotonicNow().seconds }
-
-    /// Now on the monotonic clock, the clock evdev timestamps are set to.
-    public static func monotonicNow() -> Instant {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Instant(microseconds: Int64(t.tv_sec) * 1_000_000 + Int64(t.tv_nsec) / 1000)
-    }
+    static func now() -> Double { MonotonicClock.now.seconds }
 }

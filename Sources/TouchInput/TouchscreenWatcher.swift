@@ -57,7 +57,7 @@ public final class TouchscreenWatcher {
     public private(set) var nextDeadline: Instant?
     public private(set) var device: EvdevDevice?
     /// The clock the grace period is measured on: the loop's.
-    private let clock: () -> Instant
+    private let clock: any InstantClock
     /// Opens a device node: `open(2)`, or in tests a stand-in for udev's permissions.
     var openNode: EvdevDevice.NodeOpener = EvdevDevice.openNode
     /// Nodes made in the directory since the watcher started, and when they were seen (bounded).
@@ -89,7 +89,7 @@ public final class TouchscreenWatcher {
 
     public init(directory: String = "/dev/input", wanted: String? = nil, grab: Bool = true, screen: Size,
                 calibration: TouchCalibration = .identity, filters: TouchFilters = .none, permissionGrace: Double = 2,
-                clock: @escaping () -> Instant = EventPump.monotonicNow) throws(InputDeviceError) {
+                clock: any InstantClock = MonotonicClock()) throws(InputDeviceError) {
         self.filters = filters
         self.permissionGrace = permissionGrace
         self.clock = clock
@@ -220,7 +220,7 @@ public final class TouchscreenWatcher {
             }
         }
         // A node that was settling is looked at again when its grace period ends.
-        let due = nextDeadline.map { clock() >= $0 } ?? false
+        let due = nextDeadline.map { clock.now >= $0 } ?? false
         guard changed || due else { return }
         // Cleared, or the loop would wake at once again; `attach` sets the next one.
         if due { nextDeadline = nil }
@@ -238,8 +238,8 @@ public final class TouchscreenWatcher {
         let path = directory + "/" + String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         if event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
             // Bounded: a directory that keeps changing cannot grow it without end.
-            if appeared.count >= 64 { appeared = appeared.filter { clock().seconds(since: $0.value) < permissionGrace } }
-            if appeared.count < 64 { appeared[path] = clock() }
+            if appeared.count >= 64 { appeared = appeared.filter { clock.now.seconds(since: $0.value) < permissionGrace } }
+            if appeared.count < 64 { appeared[path] = clock.now }
         } else if event.mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
             appeared[path] = nil
             saidSettling.remove(path)
@@ -248,7 +248,7 @@ public final class TouchscreenWatcher {
 
     /// The nodes still within their grace period; the others are forgotten.
     private func settlingNodes() -> Set<String> {
-        let now = clock()
+        let now = clock.now
         appeared = appeared.filter { now.seconds(since: $0.value) < permissionGrace }
         return Set(appeared.keys)
     }
@@ -256,7 +256,7 @@ public final class TouchscreenWatcher {
     private func detach(_ body: (Event) -> Void) {
         guard let d = device else { return }
         var cancelled = 0
-        if let decoder, let f = decoder.cancelAll(at: EventPump.monotonicNow()) {
+        if let decoder, let f = decoder.cancelAll(at: clock.now) {
             cancelled = f.touches.count
             body(.frame(f))
         }

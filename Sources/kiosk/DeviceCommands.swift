@@ -175,7 +175,7 @@ struct TouchesCommand: ParsableCommand {
         var counters = InputCounters(decoding: decoder.counters, resyncs: d.resyncCount)
         if ending == .deviceGone {
             say("the device went away")
-            if let f = decoder.cancelAll(at: EventPump.monotonicNow()) {
+            if let f = decoder.cancelAll(at: MonotonicClock.now) {
                 counters.unplugCancelledTouches += f.touches.count
                 show(f, origin: origin ?? f.time)
             }
@@ -232,17 +232,14 @@ struct TouchesCommand: ParsableCommand {
     }
 
     private func calibrationFor(_ d: DeviceDescription, _ size: Size) throws -> TouchCalibration {
-        var cal = TouchCalibration.identity
-        if let calibration {
-            cal = try TouchCalibration(matrix: calibration.split(separator: " ").map { Double($0) ?? .nan })
-        } else if let pointercal {
-            do {
-                cal = try TouchCalibration(pointercalFile: pointercal, device: d, screen: (size.width, size.height))
-            } catch {
-                say("\(error)")
-                throw ExitCode(2)
-            }
+        // The matrix, when given, wins over a pointercal file.
+        let recipe = CalibrationRecipe(matrix: calibration.map { $0.split(separator: " ").map { Double($0) ?? .nan } },
+                                       pointercal: calibration == nil ? pointercal : nil, rotation: rotation, flipX: flipX, flipY: flipY)
+        do {
+            return try recipe.calibration(for: d, screen: size)
+        } catch let error as FileError {
+            say("\(error)")
+            throw ExitCode(2)
         }
-        return try cal.rotated(clockwise: rotation).flipped(horizontally: flipX, vertically: flipY)
     }
 }

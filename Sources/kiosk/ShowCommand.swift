@@ -78,9 +78,11 @@ struct ShowCommand: ParsableCommand {
             Self.fail("\(config): display.card is \"headless\": kiosk show needs a DRM card; pass --card /dev/dri/cardN")
             throw ExitCode(2)
         }
-        let shadow: PixelBuffer
+        let replay: Replay
+        let fontPath = font ?? settings.font
         do {
-            shadow = try Self.finalFrame(trace: trace, config: config, font: font ?? settings.font, format: pixelFormat)
+            replay = try ReplayJob(tracePath: trace, configPath: config).replay(traceDecisions: false)
+            _ = try Font(path: fontPath)
         } catch {
             Self.fail("\(error)")
             throw ExitCode(2)
@@ -94,7 +96,7 @@ struct ShowCommand: ParsableCommand {
         sigaddset(&signals, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         do {
-            try show(shadow, card: card, connector: connector ?? settings.connector, rotation: turn, mode: request,
+            try show(replay, font: fontPath, card: card, connector: connector ?? settings.connector, rotation: turn, mode: request,
                      format: pixelFormat, signals: signals)
         } catch {
             Self.fail("\(error)")
@@ -102,22 +104,28 @@ struct ShowCommand: ParsableCommand {
         }
     }
 
-    /// Sets the mode, shows `shadow` through both buffers, holds it, and puts the display back.
-    private func show(_ shadow: PixelBuffer, card: String?, connector: String?, rotation turn: DisplayRotation, mode request: ModeRequest?,
-                      format pixelFormat: PixelFormat, signals: sigset_t) throws(DisplayError) {
+    /// Sets the mode, draws the replay's final frame through the loop's frame pipeline, shows it
+    /// through both buffers, holds it, and puts the display back.
+    private func show(_ replay: Replay, font: String, card: String?, connector: String?, rotation turn: DisplayRotation,
+                      mode request: ModeRequest?, format pixelFormat: PixelFormat, signals: sigset_t) throws(DisplayError) {
         let display = try DRMDisplay(card: card, connector: connector, mode: request, format: pixelFormat)
         defer { display.restore() }
-        let panel = turn.panelSize(width: shadow.width, height: shadow.height)
-        if panel.width != display.mode.width || panel.height != display.mode.height {
-            Self.fail("note: the scene turned \(turn) is \(panel.width)x\(panel.height) but the mode is \(display.mode): the frame is cut or bordered")
+        let panel = replay.scene.definition.panel
+        let pipeline: FramePipeline
+        do {
+            pipeline = try FramePipeline(width: Int(panel.widthPixels), height: Int(panel.heightPixels), format: pixelFormat,
+                                         font: font, rotation: turn, output: display)
+        } catch {
+            throw DisplayError("the frame cannot be drawn: \(error)")
         }
-        let whole = [Rect(x: 0, y: 0, width: Double(shadow.width), height: Double(shadow.height))]
-        try display.copy(from: shadow, damage: whole, rotation: turn)
-        try display.present()
+        let size = turn.panelSize(width: pipeline.shadow.width, height: pipeline.shadow.height)
+        if size.width != display.mode.width || size.height != display.mode.height {
+            Self.fail("note: the scene turned \(turn) is \(size.width)x\(size.height) but the mode is \(display.mode): the frame is cut or bordered")
+        }
+        if case .failed(let error) = pipeline.drawFrame(replay.scene, at: replay.endTime) { throw error }
         // Two flips: each buffer is shown once, and the second gets the frame through buffer age.
         for _ in 0..<2 {
-            try display.copy(from: shadow, damage: [], rotation: turn)
-            try display.present()
+            try pipeline.presentAgain()
             try Self.waitForFlip(display)
         }
         Self.say("kiosk show: \(display.cardName) connector \(display.connectorName) mode \(display.mode) \(display.format) rotation \(turn), \(display.flipCount) flips")
@@ -127,12 +135,6 @@ struct ShowCommand: ParsableCommand {
         _ = sigtimedwait(&set, nil, &wait)
         if let problem = display.restore() { throw problem }
         Self.fail("restored \(display.cardName)")
-    }
-
-    /// The scene after the trace, on the virtual clock, drawn headless into a shadow buffer.
-    static func finalFrame(trace: String?, config: String, font: String, format: PixelFormat) throws -> PixelBuffer {
-        let replay = try ReplayJob(tracePath: trace, configPath: config).replay(traceDecisions: false)
-        return try replay.finalFrame(format: format, font: Font(path: font))
     }
 
     /// Polls the card until the pending flip's event arrives; never relies on vblank.

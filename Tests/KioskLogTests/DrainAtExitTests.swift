@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import KioskCore
 import KioskLog
 import KioskTestSupport
 import Logging

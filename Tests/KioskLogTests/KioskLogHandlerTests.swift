@@ -1,4 +1,5 @@
 import InMemoryLogging
+import KioskCore
 import KioskLog
 import KioskTestSupport
 import Logging

@@ -1,4 +1,5 @@
 import Glibc
+import KioskCore
 import KioskLog
 import KioskTestSupport
 import Logging

@@ -83,11 +83,11 @@ struct UeventTests {
 
 /// A display whose connector can be unplugged and plugged in again, as the kernel reports it.
 final class PluggableOutput: WrappedOutput {
-    let inner: HeadlessOutput
+    let inner: HeadlessDisplay
     var connection = DisplayConnection(connector: "HDMI-A-1", isConnected: true, modes: [DisplayMode(width: 800, height: 480, refresh: 60, isPreferred: true)])
     private(set) var recoveries = 0
 
-    init(_ inner: HeadlessOutput) { self.inner = inner }
+    init(_ inner: HeadlessDisplay) { self.inner = inner }
 
     var summary: String { "pluggable " + inner.summary }
     func recover() throws(DisplayError) {
@@ -106,7 +106,7 @@ struct DisplayHotplugLoopTests {
 
         init() throws {
             let clock = VirtualClock()
-            output = PluggableOutput(try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }))
+            output = PluggableOutput(try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock))
             try super.init("hotplug", clock: clock, output: output)
             loop.tick(at: clock.now)
         }
@@ -143,7 +143,7 @@ struct DisplayHotplugLoopTests {
         #expect(run.output.flipCount == 2)
         let expected = try PixelBuffer(width: 800, height: 480)
         try SceneRenderer().draw(scene: run.loop.scene, at: run.clock.now, into: expected)
-        #expect(memcmp(expected.bytes, run.output.inner.display.screen.bytes, expected.stride * 480) == 0, "the whole scene")
+        #expect(memcmp(expected.bytes, run.output.inner.screen.bytes, expected.stride * 480) == 0, "the whole scene")
         #expect(run.displayLines.suffix(2) == ["info display plugged in", "info display back; drawing a whole frame"], "\(run.displayLines)")
         #expect(run.handler.entries.last { $0.message == "display plugged in" }?.metadata["display.modes"] == "800x480@60")
     }

@@ -27,14 +27,14 @@ struct KioskLoopTests {
         init(clock: VirtualClock = VirtualClock(), output given: (any FrameOutput)? = nil) throws {
             let configuration = try KioskConfiguration.load(path: KioskLoopTests.configPath)
             self.clock = clock
-            output = try given ?? HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now })
-            loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: { clock.now })
+            output = try given ?? HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock)
+            loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: clock)
             loop.tick(at: clock.now)
         }
 
         func frame(_ phase: TouchPhase, _ p: Point, after seconds: Double = 1.0 / 60) {
             clock.now = clock.now.adding(seconds: seconds)
-            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: finger, phase: phase, location: p)]), touchesDown: phase.isFinal ? 0 : 1)
+            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: finger, phase: phase, location: p)]))
             loop.tick(at: clock.now)
         }
     }
@@ -64,21 +64,21 @@ struct KioskLoopTests {
 /// A display that fails as a real one can: a page flip refused (DRM master taken by another
 /// process, a VT switch) or the cable pulled; the real kernel in the VM cannot be made to do it.
 final class FailingOutput: WrappedOutput {
-    let inner: HeadlessOutput
+    let inner: HeadlessDisplay
     /// While true, every present fails and recovery is refused.
     var isDown = false
     private(set) var failedPresents = 0
     private(set) var recoveries = 0
 
-    init(_ inner: HeadlessOutput) { self.inner = inner }
+    init(_ inner: HeadlessDisplay) { self.inner = inner }
 
     var summary: String { "failing " + inner.summary }
-    func present() throws(DisplayError) {
+    func present() throws(DisplayError) -> Instant? {
         if isDown {
             failedPresents += 1
             throw DisplayError("card0: drmModePageFlip Virtual-1: Permission denied")
         }
-        try inner.present()
+        return try inner.present()
     }
     func recover() throws(DisplayError) {
         guard !isDown else { throw DisplayError("card0: cannot become DRM master again: master held by another process") }
@@ -90,7 +90,7 @@ final class FailingOutput: WrappedOutput {
 struct DisplayFaultTests {
     @Test func inputGoesOnWhileTheDisplayIsDownAndAWholeFrameIsDrawnWhenItIsBack() throws {
         let clock = VirtualClock()
-        let output = FailingOutput(try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }))
+        let output = FailingOutput(try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock))
         let h = try KioskLoopTests.Harness(clock: clock, output: output)
         let loop = h.loop
         #expect(output.flipCount == 1)
@@ -118,7 +118,7 @@ struct DisplayFaultTests {
         // What is on screen is the whole scene as it is now, not only what moved last.
         let expected = try PixelBuffer(width: 800, height: 480)
         try SceneRenderer().draw(scene: loop.scene, at: clock.now, into: expected)
-        #expect(memcmp(expected.bytes, output.inner.display.screen.bytes, expected.stride * 480) == 0)
+        #expect(memcmp(expected.bytes, output.inner.screen.bytes, expected.stride * 480) == 0)
     }
 }
 

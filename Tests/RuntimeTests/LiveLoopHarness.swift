@@ -36,9 +36,9 @@ class LiveLoopRun {
         loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug), logger: logger, logPump: nil,
                              output: { _ throws(DisplayError) in
                                  if let given { return given }
-                                 do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now }) }
+                                 do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock) }
                                  catch { throw DisplayError("\(error)") }
-                             }, clock: { clock.now })
+                             }, clock: clock)
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
@@ -49,8 +49,7 @@ class LiveLoopRun {
         for (i, phase) in ([TouchPhase.began] + Array(repeating: .moved, count: steps) + [.ended]).enumerated() {
             clock.now = clock.now.adding(seconds: 1.0 / 60)
             let p = Point(x: a.x + Double(i) * step, y: a.y)
-            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: TouchID(1), phase: phase, location: p)]),
-                         touchesDown: phase.isFinal ? 0 : 1)
+            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: TouchID(1), phase: phase, location: p)]))
             loop.tick(at: clock.now)
         }
     }
@@ -63,7 +62,7 @@ class LiveLoopRun {
 
 /// A test display that hands everything but what it tests to a headless one.
 protocol WrappedOutput: FrameOutput {
-    var inner: HeadlessOutput { get }
+    var inner: HeadlessDisplay { get }
 }
 
 extension WrappedOutput {
@@ -71,14 +70,12 @@ extension WrappedOutput {
     var height: Int { inner.height }
     var refreshHz: Int { inner.refreshHz }
     var pollDescriptor: Int32? { nil }
-    var isFlipPending: Bool { false }
-    var lastFlipTime: Instant { inner.lastFlipTime }
     var flipCount: Int { inner.flipCount }
     func copy(from shadow: PixelBuffer, damage: [Rect], rotation: DisplayRotation) throws(DisplayError) {
-        try inner.copy(from: shadow, damage: damage, rotation: rotation)
+        inner.copy(from: shadow, damage: damage, rotation: rotation)
     }
-    func present() throws(DisplayError) { try inner.present() }
-    func handleEvents() throws(DisplayError) {}
+    func present() throws(DisplayError) -> Instant? { try inner.present() }
+    func handleEvents(_ flipped: (Instant) -> Void) throws(DisplayError) {}
     func setPower(on: Bool) throws(DisplayError) {}
     func restore() -> DisplayError? { nil }
 }

@@ -32,16 +32,15 @@ final class LiveLoop {
         logger.logLevel = .info
         let clock = VirtualClock()
         self.clock = clock
-        let now: () -> Instant
-        if realClock { now = { KioskLoop.monotonicNow() } } else { now = { clock.now } }
-        if realClock { clock.now = KioskLoop.monotonicNow() }
+        let now: any InstantClock = realClock ? MonotonicClock() : clock
+        if realClock { clock.now = MonotonicClock.now }
         let options = KioskLoop.Options(configPath: path, injectedStall: stall)
-        let makeOutput: (DisplaySettings) throws(DisplayError) -> FrameOutput = { _ throws(DisplayError) in
-            do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: now) }
+        let makeOutput: (DisplaySettings) throws(DisplayError) -> any FrameOutput = { _ throws(DisplayError) in
+            do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: now) }
             catch { throw DisplayError("\(error)") }
         }
         loop = try KioskLoop(options: options, logger: logger, logPump: nil, output: makeOutput, clock: now)
-        loop.tick(at: now())
+        loop.tick(at: now.now)
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
@@ -70,7 +69,7 @@ final class LiveLoop {
             let f = Double(min(i, steps)) / Double(steps)
             let p = Point(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f)
             clock.now = clock.now.adding(seconds: 1.0 / 60)
-            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: finger, phase: phase, location: p)]), touchesDown: phase.isFinal ? 0 : 1)
+            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: finger, phase: phase, location: p)]))
             loop.tick(at: clock.now)
         }
     }
@@ -141,9 +140,8 @@ struct StageBudgetTests {
         let live = try LiveLoop(edit: { $0 + "[loop]\nframe_budget = 16\n" }, stall: (stage, 25), realClock: true)
         let finger = TouchID(9)
         for (i, phase) in [TouchPhase.began, .moved, .moved, .ended].enumerated() {
-            let t = KioskLoop.monotonicNow()
-            live.loop.process(TouchFrame(time: t, touches: [Touch(id: finger, phase: phase, location: Point(x: 160 + Double(i) * 20, y: 190))]),
-                              touchesDown: phase.isFinal ? 0 : 1)
+            let t = MonotonicClock.now
+            live.loop.process(TouchFrame(time: t, touches: [Touch(id: finger, phase: phase, location: Point(x: 160 + Double(i) * 20, y: 190))]))
             _ = live.loop.iterate()
         }
         let i = LoopStats.index(of: stage)
@@ -169,8 +167,8 @@ struct StatsCountTests {
             live.clock.now = live.clock.now.adding(seconds: 0.0001)
             let id = TouchID(1000 + n)
             let p = Point(x: 400, y: 330)
-            live.loop.process(TouchFrame(time: live.clock.now, touches: [Touch(id: id, phase: .began, location: p)]), touchesDown: 1)
-            live.loop.process(TouchFrame(time: live.clock.now, touches: [Touch(id: id, phase: .cancelled, location: p)]), touchesDown: 0)
+            live.loop.process(TouchFrame(time: live.clock.now, touches: [Touch(id: id, phase: .began, location: p)]))
+            live.loop.process(TouchFrame(time: live.clock.now, touches: [Touch(id: id, phase: .cancelled, location: p)]))
         }
         let report = live.loop.stats.report(at: live.clock.now.adding(seconds: 1), extra: [])
         let fields = Dictionary(report, uniquingKeysWith: { a, _ in a })

@@ -9,7 +9,6 @@ import Testing
 /// As root a file's mode never refuses, so `Udev` stands in for the permissions at the open.
 @Suite("A new node that udev has not given its group yet")
 struct NewNodePermissionTests {
-    final class Clock { var now = Instant(seconds: 500) }
 
     /// Which nodes refuse to open (EACCES) for want of their group; the others open for real.
     final class Udev {
@@ -24,14 +23,14 @@ struct NewNodePermissionTests {
     }
 
     let folder = TemporaryFolder()
-    let clock = Clock()
+    let clock = VirtualClock(500)
     let udev = Udev()
     let said = TouchscreenWatcherTests.Said()
 
     func watcher(wanted: String? = nil) throws -> TouchscreenWatcher {
         let clock = self.clock
         let w = try TouchscreenWatcher(directory: folder.path, wanted: wanted, grab: false, screen: Size(width: 800, height: 480),
-                                       permissionGrace: 2, clock: { clock.now })
+                                       permissionGrace: 2, clock: clock)
         let udev = self.udev
         w.openNode = { udev.open($0) }
         return w

@@ -7,8 +7,7 @@ import Runtime
 
 /// The default scene in a loop with a headless display, a finger already down on yellow.
 public final class SteadyDrag {
-    public final class Clock: @unchecked Sendable { public var now = Instant(seconds: 100) }
-    public let clock = Clock()
+    public let clock = VirtualClock(Instant(seconds: 100))
     public let loop: KioskLoop
     /// The repository's default config, found from this file's place.
     public static let defaultConfig = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -21,8 +20,8 @@ public final class SteadyDrag {
     public init(config: String = SteadyDrag.defaultConfig) throws {
         let configuration = try KioskConfiguration.load(path: config)
         let clock = self.clock
-        let output = try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now })
-        loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: { clock.now })
+        let output = try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock)
+        loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: clock)
         let id = TouchID(1)
         for i in 0..<240 {
             let t = Double(i < 120 ? i : 240 - i)
@@ -37,7 +36,7 @@ public final class SteadyDrag {
         var f = frame
         clock.now = clock.now.adding(seconds: 1.0 / 60)
         f.time = clock.now
-        loop.process(f, touchesDown: 1)
+        loop.process(f)
         loop.tick(at: clock.now)
     }
 

@@ -90,7 +90,7 @@ public final class HookRunner: LoopExtension {
     /// Installs a runner for the loop's config (`[[hook]]`, `[hooks]`) on `loop`, even with no
     /// hooks yet: a reload may add them. `KIOSK_TIME` counts from now on the loop's clock.
     public static func install(on loop: KioskLoop, logger: Logger) {
-        let runner = HookRunner(settings: loop.configuration.hooks, origin: loop.clock(), environment: loop.options.environment,
+        let runner = HookRunner(settings: loop.configuration.hooks, origin: loop.clock.now, environment: loop.options.environment,
                                 logger: logger)
         loop.install(runner)
     }

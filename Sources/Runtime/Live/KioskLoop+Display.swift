@@ -1,60 +1,110 @@
-import CLinuxSystem
 import Display
-import Gestures
-import InputEvents
-import KioskConfig
 import KioskCore
 import Logging
-import Render
-import Scene
-import TouchInput
-#if canImport(Glibc)
-import Glibc
-#endif
 
-// A display that fails, is unplugged, comes back, blanks and wakes.
+// The display's events go to its state machine (DisplayStateMachine.swift); the loop carries
+// out the actions it returns: drawing, taking the display again, blanking, and the log lines.
 extension KioskLoop {
 
-    func displayFailed(_ error: DisplayError, at now: Instant) {
-        if !displayDown {
-            log.error("display lost: \(error); retrying every 2 s, input goes on")
+    /// Animation, render and present (`FramePipeline`), and what came of them.
+    func drawFrame(at now: Instant) {
+        switch pipeline.drawFrame(scene, at: now, meter: meter) {
+        case .unchanged:
+            latency.nothingDrawn()
+        case .presented(let shownAt):
+            meter.stats.frames += 1
+            meter.stats.totalFrames += 1
+            latency.presented()
+            perform(display.presented(shownAt: shownAt), at: now)
+        case .failed(let error):
+            perform(display.failed(error, at: now), at: now)
         }
-        displayDown = true
-        nextDisplayRetry = now.adding(seconds: 2)
-        inFlightInput.removeAll(keepingCapacity: true)
     }
 
-    func recoverDisplay(at now: Instant) {
-        guard let output else { return }
+    /// Page flips done: the frame is on the glass, and its inputs' latency is known.
+    func handleDisplayEvents(at now: Instant) {
+        guard let output, output.pollDescriptor != nil, display.readsEvents else { return }
         do {
-            try output.recover()
+            try output.handleEvents { perform(display.flipDone(at: $0), at: now) }
         } catch {
-            nextDisplayRetry = now.adding(seconds: 2)
-            log.debug("display still down: \(error)")
+            perform(display.failed(error, at: now), at: now)
+        }
+    }
+
+    /// A display hotplug event: the connector is read again. Unplugged, nothing is drawn until it
+    /// is back; plugged in again, the mode is set afresh and a whole frame drawn at once, idle or not.
+    func displayHotplugged(at now: Instant) {
+        guard let output, let connection = output.probeConnection() else { return }
+        let metadata: Logger.Metadata = ["display.connector": "\(connection.connector)", "display.modes": "\(connection.modeList)"]
+        guard connection.isConnected else {
+            if case .sayUnplugged = display.unplugged() {
+                latency.forgetInFlight()
+                log.warning("display unplugged; nothing is drawn until it is back, input goes on", metadata: metadata)
+            }
             return
         }
-        displayDown = false
-        nextDisplayRetry = nil
-        damage.invalidate()
-        log.info("display back; drawing a whole frame", metadata: ["display": "\(output.summary)"])
+        let action = display.pluggedIn()
+        guard case .recover = action else {
+            log.debug("display hotplug event; the display is still connected", metadata: metadata)
+            return
+        }
+        log.info("display plugged in", metadata: metadata)
+        if !connection.offers(width: output.width, height: output.height) {
+            log.warning("the display plugged in does not offer \(output.width)x\(output.height); kiosk sets that mode all the same",
+                        metadata: metadata)
+        }
+        perform(action, at: now)
     }
 
-    func blank(_ off: Bool, at now: Instant, reason: String = "by a touch; the waking touch is not delivered") {
-        do {
-            try output?.setPower(on: !off)
-            if off {
-                log.info("display blanked after \(fixedDecimal(configuration.runtime.display.blankAfterSeconds, 0)) s without a touch")
-            } else {
-                damage.invalidate()
-                log.info("display woken \(reason)")
+    /// The blanking policy says it is time. A display that is down or unplugged has nothing to
+    /// blank: the policy is told it is awake, so no touch is swallowed as a wake, and tries later.
+    func blank(at now: Instant) {
+        let action = display.blank()
+        if case .none = action { blanking.wake(at: now) }
+        perform(action, at: now)
+    }
+
+    /// Carries out what the display's state machine asked for.
+    /// `reason` says what woke the panel, for `.powerOn`'s line.
+    func perform(_ action: DisplayStateMachine.Action, at now: Instant, reason: String = "") {
+        switch action {
+        case .none, .sayStillConnected, .sayUnplugged:
+            break
+        case .frameShown(let shown):
+            latency.shown(at: shown) { meter.stats.recordLatency(microseconds: $0) }
+        case .lost(let error, let firstTime):
+            if firstTime { log.error("display lost: \(error); retrying every 2 s, input goes on") }
+            latency.forgetInFlight()
+        case .recover:
+            guard let output else { return }
+            do {
+                try output.recover()
+            } catch {
+                log.debug("display still down: \(error)")
+                perform(display.recoveryFailed(at: now), at: now)
+                return
             }
-        } catch {
-            if off {
+            perform(display.recovered(), at: now)
+            log.info("display back; drawing a whole frame", metadata: ["display": "\(output.summary)"])
+        case .drawWhole:
+            pipeline.invalidate()
+        case .powerOff:
+            do {
+                try output?.setPower(on: false)
+                log.info("display blanked after \(fixedDecimal(configuration.runtime.display.blankAfterSeconds, 0)) s without a touch")
+            } catch {
                 // A panel that cannot sleep stays on and keeps drawing; its next touch is the user's.
+                display.blankRefused()
                 blanking.wake(at: now)
                 blanking.blankAfter = 0
                 log.error("display cannot be blanked: \(error); blanking is off until the config is reloaded")
-            } else {
+            }
+        case .powerOn:
+            do {
+                try output?.setPower(on: true)
+                pipeline.invalidate()
+                log.info("display woken \(reason)")
+            } catch {
                 log.error("display cannot be woken: \(error)")
             }
         }
@@ -69,32 +119,5 @@ extension KioskLoop {
         } catch {
             log.warning("display hotplug not watched: \(error); an unplugged display is noticed only at the next frame")
         }
-    }
-
-    /// A display hotplug event: the connector is read again. Unplugged, nothing is drawn until it
-    /// is back; plugged in again, the mode is set afresh and a whole frame drawn at once, idle or not.
-    func displayHotplugged(at now: Instant) {
-        guard let output, let connection = output.probeConnection() else { return }
-        let metadata: Logger.Metadata = ["display.connector": "\(connection.connector)", "display.modes": "\(connection.modeList)"]
-        guard connection.isConnected else {
-            guard !displayUnplugged else { return }
-            displayUnplugged = true
-            displayDown = true
-            nextDisplayRetry = nil
-            inFlightInput.removeAll(keepingCapacity: true)
-            log.warning("display unplugged; nothing is drawn until it is back, input goes on", metadata: metadata)
-            return
-        }
-        guard displayUnplugged || displayDown else {
-            log.debug("display hotplug event; the display is still connected", metadata: metadata)
-            return
-        }
-        displayUnplugged = false
-        log.info("display plugged in", metadata: metadata)
-        if !connection.offers(width: output.width, height: output.height) {
-            log.warning("the display plugged in does not offer \(output.width)x\(output.height); kiosk sets that mode all the same",
-                        metadata: metadata)
-        }
-        recoverDisplay(at: now)
     }
 }

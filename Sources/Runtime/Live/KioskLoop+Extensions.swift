@@ -20,7 +20,7 @@ extension KioskLoop: CommandTarget {
     /// Adds `e` to what the loop serves. Only `kiosk run`: a replay stays deterministic and
     /// offline, and ignores it.
     public func install(_ e: LoopExtension) {
-        guard isLive else { return }
+        guard liveInput != nil else { return }
         extensions.installed.append(e)
         // Extensions hear every control and gesture event, whatever the log level.
         scene.recordsEvents = true
@@ -36,7 +36,7 @@ extension KioskLoop: CommandTarget {
     func serviceExtensions() {
         guard !extensions.installed.isEmpty || !extensions.touches.queue.isEmpty else { return }
         scene.recordsEvents = true
-        let now = clock()
+        let now = clock.now
         playSyntheticTouches(through: now)
         fds.withUnsafeBufferPointer { ready in
             for e in extensions.installed { e.service(ready, now: now, target: self) }
@@ -56,16 +56,13 @@ extension KioskLoop: CommandTarget {
     /// clears them). Called after each change made from outside with its source, and once per
     /// wake-up after input and timers with `.touch`.
     func publishSceneEvents(_ source: ChangeSource, at now: Instant) {
-        guard !extensions.installed.isEmpty else { return }
-        if !scene.events.isEmpty {
-            for e in extensions.installed { e.publish(scene.events[...], source: source, scene: scene, now: now) }
-        }
-        logSceneActivity()
+        guard !extensions.installed.isEmpty, !scene.events.isEmpty else { return }
+        for e in extensions.installed { e.publish(scene.events[...], source: source, scene: scene, now: now) }
     }
 
     /// The loop is ending: every extension's last words.
     func shutdownExtensions() {
-        let now = clock()
+        let now = clock.now
         for e in extensions.installed { e.shutdown(now: now) }
         extensions.installed.removeAll()
     }
@@ -74,14 +71,14 @@ extension KioskLoop: CommandTarget {
     /// engine (and its decision trace), the controls.
     func playSyntheticTouches(through now: Instant) {
         while let (frame, source) = extensions.touches.nextFrame(dueBy: now) {
-            let down = (input?.activeTouchCount ?? 0) + (extensions.touches.isDown ? 1 : 0)
-            process(frame, touchesDown: down)
-            publishSceneEvents(source, at: frame.time)
+            // Through the panel's path: counted, admitted by the blanking policy, timed as recognizers.
+            deliver(frame)
+            sceneEventsLeave(source, at: frame.time)
         }
     }
 
     public func apply(_ command: RemoteCommand, source: ChangeSource) -> Result<Void, RemoteCommandError> {
-        let now = clock()
+        let now = clock.now
         do {
             switch command {
             case .setValue(let view, let value):
@@ -112,14 +109,14 @@ extension KioskLoop: CommandTarget {
         }
         // A tap asked for now starts now, not at the next wake-up.
         playSyntheticTouches(through: now)
-        publishSceneEvents(source, at: now)
+        sceneEventsLeave(source, at: now)
         return .success(())
     }
 
     private func checkOnScreen(_ p: Point, _ what: String) throws(RemoteCommandError) {
-        let w = Double(shadow.width), h = Double(shadow.height)
+        let w = Double(pipeline.shadow.width), h = Double(pipeline.shadow.height)
         guard p.x.isFinite, p.y.isFinite, p.x >= 0, p.y >= 0, p.x < w, p.y < h else {
-            throw RemoteCommandError("\(what) (\(p.x), \(p.y)) is off the screen; expected x from 0 to \(shadow.width - 1), y from 0 to \(shadow.height - 1)")
+            throw RemoteCommandError("\(what) (\(p.x), \(p.y)) is off the screen; expected x from 0 to \(pipeline.shadow.width - 1), y from 0 to \(pipeline.shadow.height - 1)")
         }
     }
 

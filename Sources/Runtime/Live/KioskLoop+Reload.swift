@@ -1,16 +1,9 @@
-import CLinuxSystem
-import Display
 import Gestures
-import InputEvents
 import KioskConfig
 import KioskCore
 import Logging
 import Render
 import Scene
-import TouchInput
-#if canImport(Glibc)
-import Glibc
-#endif
 
 // SIGHUP: the config read again and applied, or refused with the old one kept.
 extension KioskLoop {
@@ -32,41 +25,35 @@ extension KioskLoop {
         let newRenderer: SceneRenderer?
         do {
             newScene = try KioskScene(next.scene, trace: DecisionTrace(enabled: level <= .debug), recordsEvents: level <= .debug)
-            newRenderer = renderer == nil || settings.display.font == configuration.runtime.display.font
-                ? renderer : SceneRenderer(font: try Font(path: settings.display.font))
+            newRenderer = settings.display.font == configuration.runtime.display.font ? nil : try pipeline.renderer(font: settings.display.font)
         } catch {
             log.error("config reload failed: \(options.configPath): \(error); still running generation \(generation)")
             return
         }
         let panel = next.scene.panel
         let resized = Int(panel.widthPixels) != shadow.width || Int(panel.heightPixels) != shadow.height
-        if resized {
-            do {
-                shadow = try PixelBuffer(width: Int(panel.widthPixels), height: Int(panel.heightPixels), format: shadow.format)
-            } catch {
-                log.error("config reload failed: \(options.configPath): panel: \(error); still running generation \(generation)")
-                return
-            }
-            damage = DamageTracker(width: shadow.width, height: shadow.height)
+        do {
+            try pipeline.resize(width: Int(panel.widthPixels), height: Int(panel.heightPixels))
+        } catch {
+            log.error("config reload failed: \(options.configPath): panel: \(error); still running generation \(generation)")
+            return
         }
         let carried = newScene.carryOver(from: scene)
         scene = newScene
-        renderer = newRenderer
-        renderer?.forgetSquareImages()
-        damage.invalidate()
+        pipeline.replaceScene(renderer: newRenderer)
         let old = configuration.runtime
         configuration = next
         generation += 1
         for e in extensions.installed { (e as? HookRunner)?.reconfigure(next.hooks) }
         onLogLevel?(level)
-        stats.setBudgets(Self.budgets(settings.loop, refresh: output?.refreshHz ?? 60))
-        if blanking.isBlanked { blank(false, at: now, reason: "by the reload") }
+        meter.stats.setBudgets(Self.budgets(settings.loop, refresh: output?.refreshHz ?? 60))
+        if blanking.isBlanked { perform(display.wake(), at: now, reason: "by the reload") }
         blanking.blankAfter = settings.display.blankAfterSeconds
         blanking.wake(at: now)
         if settings.log.statsInterval != old.log.statsInterval {
             nextStats = settings.log.statsInterval > 0 ? now.adding(seconds: settings.log.statsInterval) : nil
         }
-        if settings.input != old.input || resized { openInput(settings.input) }
+        if settings.input != old.input || resized { openInput() }
         var restartKeys: [String] = []
         if settings.display.card != old.display.card { restartKeys.append("card") }
         if settings.display.connector != old.display.connector { restartKeys.append("connector") }

@@ -1,8 +1,4 @@
-import CLinuxSystem
 import Display
-import Gestures
-import InputEvents
-import KioskConfig
 import KioskCore
 import Logging
 import Render
@@ -15,10 +11,17 @@ import Glibc
 // What the loop tells the log: scene activity, the stats line, screenshots.
 extension KioskLoop {
 
-    func logSceneActivity() {
-        guard scene.recordsEvents else { return }
+    /// Where the scene's events leave the loop, once a wake-up after the timers stage: live, to
+    /// the log at debug, with the gesture decisions. (A `LoopExtension` publishes them here too.)
+    /// A replay keeps them: they are its output.
+    func sceneEventsLeave(_ source: ChangeSource, at now: Instant) {
+        guard !keepsSceneEvents, scene.recordsEvents else { return }
         if !scene.events.isEmpty {
-            for line in SceneReport.eventLines(scene.events, origin: .zero) { log.debug("scene \(line)") }
+            publishSceneEvents(source, at: now)
+            // Recorded for the extensions below debug too: no log lines built for nothing then.
+            if log.logLevel <= .debug {
+                for line in SceneReport.eventLines(scene.events, origin: .zero) { log.debug("scene \(line)") }
+            }
             scene.removeAllEvents()
         }
         let trace = scene.engine.trace
@@ -33,13 +36,13 @@ extension KioskLoop {
     func statsLine(at now: Instant) {
         let interval = configuration.runtime.log.statsInterval
         nextStats = interval > 0 ? now.adding(seconds: interval) : nil
-        let fields = stats.report(at: now, extra: [
-            ("touches.down", "\(input?.activeTouchCount ?? 0)"),
-            ("devices", "\(input?.device == nil ? 0 : 1)"),
+        let fields = meter.stats.report(at: now, extra: [
+            ("touches.down", "\(fingers.count)"),
+            ("devices", "\(liveInput?.deviceCount ?? 0)"),
             ("log.dropped", "\(logPump?.droppedLines ?? 0)"),
-            ("display", displayDown ? "down" : blanking.isBlanked ? "blank" : "on"),
+            ("display", display.statusWord),
             ("config.generation", "\(generation)"),
-        ] + inputCounters.fields().map { ($0.key, "\($0.value)") })
+        ] + (liveInput?.counters ?? InputCounters()).fields().map { ($0.key, "\($0.value)") })
         var metadata: Logger.Metadata = [:]
         for (k, v) in fields { metadata[k] = "\(v)" }
         // Numbered: a gap in the numbers on the serial console shows lines were lost, and the

@@ -1,18 +1,14 @@
 import CLinuxSystem
 import Display
-import Gestures
-import InputEvents
 import KioskConfig
 import KioskCore
 import Logging
-import Render
-import Scene
 import TouchInput
 #if canImport(Glibc)
 import Glibc
 #endif
 
-// Reading the settings the loop is built from, and opening the display they name.
+// Reading the settings the loop is built from, opening what they name, and the loop's own files.
 extension KioskLoop {
 
     static func budgets(_ loop: LoopSettings, refresh: Int) -> [Int64] {
@@ -27,13 +23,13 @@ extension KioskLoop {
     static func pixelFormat(_ d: DisplaySettings) -> PixelFormat { d.pixelFormat == .rgb565 ? .rgb565 : .xrgb8888 }
 
     static func openOutput(_ d: DisplaySettings, sceneSize: (width: Int, height: Int),
-                           clock: @escaping () -> Instant) throws(DisplayError) -> FrameOutput {
+                           clock: any InstantClock) throws(DisplayError) -> any FrameOutput {
         let format = pixelFormat(d)
         let rotation = DisplayRotation(degrees: d.rotation) ?? .upright
         if d.card == "headless" {
             let size = rotation.panelSize(width: sceneSize.width, height: sceneSize.height)
             do {
-                return try HeadlessOutput(width: size.width, height: size.height, format: format, now: clock)
+                return try HeadlessDisplay(width: size.width, height: size.height, format: format, clock: clock)
             } catch {
                 throw DisplayError("headless: \(error)")
             }
@@ -46,10 +42,108 @@ extension KioskLoop {
         return try DRMDisplay(card: d.card, connector: d.connector, mode: request, format: format)
     }
 
-    /// Now on the monotonic clock, the clock evdev timestamps and page-flip events use.
-    public static func monotonicNow() -> Instant {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Instant(microseconds: Int64(t.tv_sec) * 1_000_000 + Int64(t.tv_nsec) / 1000)
+    /// `[input] rotation` when given; else the turn that matches the display's, so a touch lands
+    /// on what is drawn under the finger (flutter-pi#282: the two can still be set apart).
+    static func touchRotation(_ settings: InputSettings, display: DisplayRotation) -> Int {
+        settings.rotation ?? display.matchingTouchRotation
+    }
+
+    /// The touchscreen `[input]` names, for the scene's size and the display's turn.
+    func openInput() {
+        liveInput?.open(configuration.runtime.input, screen: Size(width: Double(shadow.width), height: Double(shadow.height)), display: pipeline.rotation)
+    }
+
+    func logStart(_ output: any FrameOutput, rotation turn: DisplayRotation) {
+        log.info("kiosk starting", metadata: [
+            "config.file": "\(options.configPath)", "config.generation": "\(generation)",
+            "display": "\(output.summary)", "display.rotation": "\(turn.degrees)",
+            "scene.views": "\(configuration.scene.views.count)", "scene.gestures": "\(configuration.scene.gestures.count)",
+        ])
+        if turn.panelSize(width: shadow.width, height: shadow.height) != (output.width, output.height) {
+            log.warning("the scene does not fit the mode: the frame is cut or bordered", metadata: [
+                "scene.size": "\(shadow.width)x\(shadow.height)", "display.size": "\(output.width)x\(output.height)",
+                "display.rotation": "\(turn.degrees)",
+            ])
+        }
+    }
+
+    /// Signals arrive as a file in the same poll: no handler runs in the middle of a frame.
+    func openLoopFiles() throws(KioskLoopError) {
+        guard signals < 0 else { return }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&mask, s) }
+        signal(SIGPIPE, SIG_IGN)
+        pthread_sigmask(SIG_BLOCK, &mask, &previousMask)
+        signals = signalfd(-1, &mask, kiosk_SFD_CLOEXEC | kiosk_SFD_NONBLOCK)
+        timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        guard signals >= 0, timer >= 0 else { throw .display("signalfd/timerfd: \(String(cString: strerror(errno)))") }
+        fds.reserveCapacity(16)
+    }
+
+    func closeLoopFiles() {
+        if signals >= 0 {
+            // Signals still pending (a second SIGTERM) are taken here, not by their default action
+            // once the mask is back: the exit stays clean.
+            var info = signalfd_siginfo()
+            while read(signals, &info, MemoryLayout<signalfd_siginfo>.size) > 0 {}
+            close(signals)
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        }
+        if timer >= 0 { close(timer) }
+    }
+
+    func arm(_ fd: Int32, at time: Instant?) {
+        var spec = itimerspec()
+        if let time {
+            // Absolute on the monotonic clock, which evdev timestamps and the scene use too; a
+            // moment already past still fires (at once).
+            let us = max(time.microseconds, 1)
+            spec.it_value = timespec(tv_sec: Int(us / 1_000_000), tv_nsec: Int(us % 1_000_000) * 1000)
+        }
+        timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    }
+
+    func drainTimer() {
+        var expirations: UInt64 = 0
+        _ = read(timer, &expirations, 8)
+    }
+
+    // The loop's parts, for the tests and the commands.
+    public var output: (any FrameOutput)? { pipeline.output }
+    public var shadow: PixelBuffer { pipeline.shadow }
+    public internal(set) var stats: LoopStats {
+        get { meter.stats }
+        set { meter.stats = newValue }
+    }
+    var input: TouchscreenWatcher? { liveInput?.watcher }
+    static var latencyCapacity: Int { InputLatency.capacity }
+}
+
+/// Why `kiosk run` could not start.
+public enum KioskLoopError: Error, CustomStringConvertible {
+    /// The config, the font or the scene is wrong: exit status 2.
+    case config(String)
+    /// The display cannot be driven: exit status 1.
+    case display(String)
+
+    public var description: String {
+        switch self {
+        case .config(let s), .display(let s): s
+        }
+    }
+}
+
+extension Logger.Level {
+    init(_ level: LogSettings.Level) {
+        switch level {
+        case .trace: self = .trace
+        case .debug: self = .debug
+        case .info: self = .info
+        case .notice: self = .notice
+        case .warning: self = .warning
+        case .error: self = .error
+        case .critical: self = .critical
+        }
     }
 }

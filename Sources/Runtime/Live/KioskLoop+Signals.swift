@@ -1,13 +1,6 @@
 import CLinuxSystem
-import Display
-import Gestures
-import InputEvents
-import KioskConfig
 import KioskCore
 import Logging
-import Render
-import Scene
-import TouchInput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +26,7 @@ extension KioskLoop {
         if hangup {
             log.info("SIGHUP: reloading the config", metadata: ["config.file": "\(options.configPath)"])
             reloadPending = true
-            if (input?.activeTouchCount ?? 0) > 0 {
+            if fingers.count > 0 {
                 log.info("the reload waits until no finger is on the glass")
             }
         }

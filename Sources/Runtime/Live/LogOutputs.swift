@@ -1,4 +1,5 @@
 import KioskConfig
+import KioskCore
 import KioskLog
 import Logging
 #if canImport(Glibc)
