@@ -147,7 +147,8 @@ public final class ControlSocket: LoopExtension {
         }
     }
 
-    static func reply(_ id: String?, _ extra: (String, String)? = nil) -> String {
+    /// A success reply line: `ok`, the id echoed, and `extra` (a key and its JSON text).
+    public static func reply(_ id: String?, _ extra: (String, String)? = nil) -> String {
         var o = JSONObject()
         if let id { o.add("id", raw: id) }
         o.add("ok", true)
@@ -155,7 +156,8 @@ public final class ControlSocket: LoopExtension {
         return o.json
     }
 
-    static func error(_ id: String?, _ message: String) -> String {
+    /// An error reply line naming what is wrong, with the id echoed when one was read.
+    public static func error(_ id: String?, _ message: String) -> String {
         var o = JSONObject()
         if let id { o.add("id", raw: id) }
         o.add("ok", false)
