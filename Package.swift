@@ -17,7 +17,7 @@ let package = Package(
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Display", targets: ["Display"]),
         .library(name: "KioskLog", targets: ["KioskLog"]),
-        .library(name: "Control", targets: ["Control"]),
+        .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
         // Test tooling, not the kiosk: a product only so that the benchmarks package can feed synthetic panels.
         .library(name: "KioskTestSupport", targets: ["KioskTestSupport"]),
     ],
@@ -73,9 +73,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
+        // The control socket's requests and replies as text: pure Swift (Foundation's JSONDecoder), fuzzed alone.
+        .target(name: "ControlProtocol", dependencies: ["KioskCore"]),
         // The control socket: JSON Lines over a Unix socket, served from the loop's poll (issue 13).
         .target(name: "Control", dependencies: [
-            "Runtime", "Scene", "Gestures", "KioskConfig", "KioskCore", .product(name: "Logging", package: "swift-log"),
+            "ControlProtocol", "Runtime", "Scene", "Gestures", "KioskConfig", "KioskCore", .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "kiosk", dependencies: [
             "Control", "Runtime", "Display", "Render", "KioskConfig", "KioskLog", "TouchInput", "InputEvents", "Gestures", "KioskCore",
@@ -93,7 +95,7 @@ let package = Package(
         .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskTestSupport", .product(name: "Logging", package: "swift-log"),
                                                          .product(name: "InMemoryLogging", package: "swift-log")]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "KioskLog", "KioskConfig", "Scene", "Gestures", "KioskCore",
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "ControlProtocol", "KioskLog", "KioskConfig", "Scene", "Gestures", "KioskCore",
                                                         "InputEvents", "Render", "Display", "KioskTestSupport",
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "InMemoryLogging", package: "swift-log")]),

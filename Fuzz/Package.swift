@@ -49,7 +49,7 @@ let package = Package(
         // Control socket request lines: the parser, and the reply's JSON with the id echoed.
         .executableTarget(name: "fuzz-control", dependencies: [
             "FuzzSupport",
-            .product(name: "Control", package: kiosk),
+            .product(name: "ControlProtocol", package: kiosk),
         ]),
     ]
 )

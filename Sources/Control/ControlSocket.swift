@@ -1,3 +1,4 @@
+import ControlProtocol
 import KioskConfig
 import KioskCore
 import Logging
@@ -63,7 +64,7 @@ public final class ControlSocket: LoopExtension {
                 if p.revents & Int16(POLLOUT) != 0 { c.flush() }
                 if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                     c.read(limit: ControlRequest.maximumLineBytes, line: { handle($0, from: c, target: target, now: now) },
-                           tooLong: { c.send(Self.error(nil, "request longer than \(ControlRequest.maximumLineBytes) bytes")) })
+                           tooLong: { c.send(ControlReply.error(nil, "request longer than \(ControlRequest.maximumLineBytes) bytes")) })
                 }
             }
         }
@@ -103,21 +104,21 @@ public final class ControlSocket: LoopExtension {
             request = try ControlRequest.parse(line)
         } catch {
             log.debug("control request refused", metadata: ["control.client": "\(c.number)", "control.error": "\(error.message)"])
-            c.send(Self.error(error.id, error.message))
+            c.send(ControlReply.error(error.id, error.message))
             return
         }
         switch request.command {
         case .getState:
             // `kiosk replay --state`'s object, on one line.
             let state = SceneReport.state(of: target.scene).split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
-            c.send(Self.reply(request.id, ("state", state)))
+            c.send(ControlReply.ok(request.id, ("state", state)))
         case .subscribe(let kinds):
             c.subscriptions = kinds
             let names = kinds.sorted().map { JSONObject.quoted($0.rawValue) }.joined(separator: ", ")
-            c.send(Self.reply(request.id, ("events", "[\(names)]")))
+            c.send(ControlReply.ok(request.id, ("events", "[\(names)]")))
         case .unsubscribe:
             c.subscriptions = []
-            c.send(Self.reply(request.id))
+            c.send(ControlReply.ok(request.id))
         case .setValue(let view, let value):
             run(.setValue(view: view, value), request, c, target)
         case .setOn(let view, let on):
@@ -139,30 +140,12 @@ public final class ControlSocket: LoopExtension {
     private func run(_ command: RemoteCommand, _ request: ControlRequest, _ c: ControlClient, _ target: CommandTarget) -> Bool {
         switch target.apply(command, source: .socket) {
         case .success:
-            c.send(Self.reply(request.id))
+            c.send(ControlReply.ok(request.id))
             return true
         case .failure(let e):
-            c.send(Self.error(request.id, e.message))
+            c.send(ControlReply.error(request.id, e.message))
             return false
         }
-    }
-
-    /// A success reply line: `ok`, the id echoed, and `extra` (a key and its JSON text).
-    public static func reply(_ id: String?, _ extra: (String, String)? = nil) -> String {
-        var o = JSONObject()
-        if let id { o.add("id", raw: id) }
-        o.add("ok", true)
-        if let (key, raw) = extra { o.add(key, raw: raw) }
-        return o.json
-    }
-
-    /// An error reply line naming what is wrong, with the id echoed when one was read.
-    public static func error(_ id: String?, _ message: String) -> String {
-        var o = JSONObject()
-        if let id { o.add("id", raw: id) }
-        o.add("ok", false)
-        o.add("error", message)
-        return o.json
     }
 
     // MARK: Clients
@@ -181,7 +164,7 @@ public final class ControlSocket: LoopExtension {
             connections += 1
             let c = ControlClient(fd: fd, number: connections, capacity: settings.clientQueueLines)
             guard clients.count < settings.maximumClients else {
-                c.send(Self.error(nil, "too many clients (\(settings.maximumClients), [control] max_clients); try again later"))
+                c.send(ControlReply.error(nil, "too many clients (\(settings.maximumClients), [control] max_clients); try again later"))
                 c.flush()
                 log.warning("control client refused: too many clients", metadata: ["control.clients": "\(clients.count)"])
                 continue

@@ -1,4 +1,4 @@
-import Control
+import ControlProtocol
 import Foundation
 import FuzzSupport
 
@@ -9,9 +9,9 @@ fuzz { data in
     let reply: String
     do {
         let request = try ControlRequest.parse(line)
-        reply = ControlSocket.reply(request.id)
+        reply = ControlReply.ok(request.id)
     } catch {
-        reply = ControlSocket.error(error.id, error.message)
+        reply = ControlReply.error(error.id, error.message)
     }
     guard !reply.contains("\n"), (try? JSONSerialization.jsonObject(with: Data(reply.utf8))) is [String: Any] else {
         fatalError("the reply is not one line of JSON: \(reply)")
