@@ -48,6 +48,13 @@ struct ControlConfigTests {
         #expect(e?.message.contains(says) == true, "\(String(describing: e))")
     }
 
+    @Test func checkConfigPrintsItAndItReadsBack() throws {
+        let configuration = try KioskConfiguration.parse(runtimeConfig("[control]\nsocket = \"none\"\nclient_queue = 32\n"), file: "kiosk.toml")
+        let text = configuration.resolvedText
+        #expect(text.contains("[control]\nsocket = \"none\"\nmax_clients = 16\nclient_queue = 32\n"), "\(text)")
+        #expect(try KioskConfiguration.parse(text, file: "resolved").control == configuration.control)
+    }
+
     @Test func checkConfigReportsItWithFileLineAndStatus2() throws {
         let folder = try KioskExecutable.temporaryFolder("control-config")
         let path = folder.appendingPathComponent("kiosk.conf").path

@@ -201,7 +201,7 @@ struct RuntimeErrorTests {
         ("[display]\nconnector = \"\"", "connector",
          "display.connector: must not be empty; expected \"HDMI-A-1\" or \"DSI-1\", or leave the key out"),
         ("[dispaly]\nrotation = 90", "[dispaly]",
-         "dispaly: unknown key in the file; did you mean 'display'? Allowed: panel, scene, view, gesture, display, input, log, loop"),
+         "dispaly: unknown key in the file; did you mean 'display'? Allowed: panel, scene, view, gesture, display, input, log, loop, control"),
         ("display = 3", "display", "display: expected a table ([display]), found 3"),
     ])
     func display(sections: String, needle: String, expected: String) throws {

@@ -7,7 +7,7 @@ import FuzzSupport
 fuzz { data in
     let line = Array(data.prefix(ControlRequest.maximumLineBytes + 16))
     let reply: String
-    do {
+    do throws(ControlRequest.Problem) {
         let request = try ControlRequest.parse(line)
         reply = ControlReply.ok(request.id)
     } catch {
