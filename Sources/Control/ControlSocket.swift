@@ -23,6 +23,10 @@ public final class ControlSocket: LoopExtension {
     /// Events' `t` counts from here: the moment kiosk opened the socket.
     private let origin: Instant
     private var connections = 0
+    /// After accept() failed (EMFILE and the like) the listener is left alone until then: its
+    /// waiting client would wake every poll() at once, a spin.
+    private var acceptPausedUntil: Instant?
+    static let acceptPauseSeconds = 1.0
     /// Clients disconnected because they did not read, and the lines they lost.
     public private(set) var slowDisconnects = 0
     public private(set) var droppedLines = 0
@@ -47,7 +51,7 @@ public final class ControlSocket: LoopExtension {
     public var clientCount: Int { clients.count }
 
     public func appendPollDescriptors(to fds: inout [pollfd]) {
-        fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+        if acceptPausedUntil == nil { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
         for c in clients {
             var events: Int16 = 0
             if !c.readClosed { events |= Int16(POLLIN) }
@@ -57,9 +61,10 @@ public final class ControlSocket: LoopExtension {
     }
 
     public func service(_ ready: UnsafeBufferPointer<pollfd>, now: Instant, target: CommandTarget) {
+        if let until = acceptPausedUntil, now >= until { acceptPausedUntil = nil }
         for p in ready where p.revents != 0 {
             if p.fd == listener {
-                acceptClients()
+                acceptClients(now: now)
             } else if let c = clients.first(where: { $0.fd == p.fd }) {
                 if p.revents & Int16(POLLOUT) != 0 { c.flush() }
                 if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
@@ -73,7 +78,7 @@ public final class ControlSocket: LoopExtension {
 
     /// Soon, when a client is to be closed: one that overflowed may never be writable again.
     public var nextDeadline: Instant? {
-        clients.contains { $0.isFinished } ? origin : nil
+        clients.contains { $0.isFinished } ? origin : acceptPausedUntil
     }
 
     public func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant) {
@@ -150,14 +155,15 @@ public final class ControlSocket: LoopExtension {
 
     // MARK: Clients
 
-    private func acceptClients() {
+    private func acceptClients(now: Instant) {
         while true {
             let fd: Int32?
             do {
                 fd = try UnixSocket.accept(listener, path: path)
             } catch {
-                // EMFILE and the like: the client waits in the backlog; said, not retried in a spin.
-                log.error("control socket: cannot accept a client", metadata: ["control.error": "\(error)"])
+                // EMFILE and the like: the client waits in the backlog; said, then tried again in a second.
+                log.error("control socket: cannot accept a client; trying again in a second", metadata: ["control.error": "\(error)"])
+                acceptPausedUntil = now.adding(seconds: Self.acceptPauseSeconds)
                 return
             }
             guard let fd else { return }
