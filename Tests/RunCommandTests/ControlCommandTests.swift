@@ -67,6 +67,8 @@ struct ControlCommandTests {
         let usage = try control(path, ["tap", "1"])
         #expect(usage.status != 0 && usage.status != 1)
         #expect(usage.stderr.contains("usage: kiosk control tap X Y"), "\(usage.stderr)")
+        #expect(k.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: path), "the socket file is removed when kiosk stops")
     }
 
     @Test func watchPrintsEventsAsTheyCome() throws {
