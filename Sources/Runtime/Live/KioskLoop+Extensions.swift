@@ -60,7 +60,9 @@ extension KioskLoop: CommandTarget {
         if !scene.events.isEmpty {
             for e in extensions.installed { e.publish(scene.events[...], source: source, scene: scene, now: now) }
         }
-        logSceneActivity()
+        // Below debug (the scene was built without a decision trace) the log takes none of it:
+        // no lines built for nothing on every event.
+        if scene.engine.trace.isEnabled { logSceneActivity() } else { scene.removeAllEvents() }
     }
 
     /// The loop is ending: every extension's last words.
