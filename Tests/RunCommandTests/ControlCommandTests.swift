@@ -1,6 +1,9 @@
 import Foundation
 import KioskTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `kiosk control` against a running `kiosk run` (headless), as an integrator uses them.
 @Suite("kiosk control against kiosk run")
@@ -102,6 +105,113 @@ struct ControlCommandTests {
         while !seen.text.contains("primaryActionTriggered"), arrived.wait(timeout: end) == .success {}
         let line = seen.text.split(separator: "\n").first { $0.contains("primaryActionTriggered") } ?? ""
         #expect(line.contains("\"event\": \"control\"") && line.contains("\"taps\": 1") && line.contains("\"source\": \"socket\""), "\(seen.text)")
+    }
+}
+
+extension ControlCommandTests {
+    /// The pid of the `kiosk run` whose config is `config`.
+    func pid(of config: String) -> Int32? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for e in entries {
+            guard let pid = Int32(e), let cmd = FileManager.default.contents(atPath: "/proc/\(e)/cmdline") else { continue }
+            let args = cmd.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if args.contains("run"), args.contains(config) { return pid }
+        }
+        return nil
+    }
+
+    /// Out of descriptors, kiosk cannot take a client: it says so once a second, never spins, and
+    /// takes the client when a descriptor is free again.
+    @Test func outOfDescriptorsTheSocketWaitsASecondAndTakesTheClientLater() throws {
+        let (k, path) = try startKiosk()
+        defer { _ = k.stop() }
+        let kiosk = try #require(pid(of: k.configPath))
+        let first = try SocketLine(path: path)
+        #expect(first.ask(#"{"id": 1, "command": "get_state"}"#).contains("\"ok\": true"))
+        // No descriptor left beyond those open now, counted once kiosk has settled (while it
+        // starts it holds files for a moment: the input folder's scan).
+        #expect(k.waitFor("no touchscreen yet"), "\(k.text)")
+        func descriptors() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: "/proc/\(kiosk)/fd") }
+        var open = try descriptors()
+        for _ in 0..<20 {
+            usleep(100_000)
+            let now = try descriptors()
+            if now.sorted() == open.sorted() { break }
+            open = now
+        }
+        // The limit is the lowest free number: every number below it is taken (a descriptor
+        // inherited from the test runner may sit far above the rest).
+        let taken = Set(open.compactMap { Int($0) })
+        let lowestFree = (0...).first { !taken.contains($0) } ?? 0
+        let limit = try runToEnd(URL(fileURLWithPath: "/usr/bin/prlimit"), ["--pid", "\(kiosk)", "--nofile=\(lowestFree):\(lowestFree)"])
+        #expect(limit.status == 0, "\(limit.stderr)")
+        let second = try SocketLine(path: path)
+        second.send(#"{"id": 2, "command": "get_state"}"#)
+        #expect(k.waitFor("cannot accept a client"), "\(k.text)")
+        let cpuBefore = try cpuTicks(kiosk)
+        usleep(1_500_000)
+        let errors = k.lines(containing: "cannot accept a client").count
+        #expect(errors >= 1 && errors <= 3, "once a second, not in a spin: \(errors)")
+        let cpu = try cpuTicks(kiosk) - cpuBefore
+        // A spin shows as most of a core (143 ticks in 1.5 s here); waiting, none.
+        #expect(cpu < 10, "kiosk used \(cpu) ticks in 1.5 s while it could not accept")
+        first.close()
+        #expect(second.readLine(seconds: 5).contains("\"id\": 2, \"ok\": true"), "the waiting client is served once a descriptor is free")
+    }
+
+    func cpuTicks(_ pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+}
+
+/// A blocking client with a read timeout: one request, one reply line.
+final class SocketLine {
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var a = sockaddr_un()
+        a.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let r = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        if r != 0 { throw CocoaError(.fileReadUnknown) }
+    }
+
+    deinit { close() }
+
+    func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    func readLine(seconds: Double) -> String {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                defer { buffer.removeSubrange(...nl) }
+                return String(decoding: buffer[..<nl], as: UTF8.self)
+            }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 100) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return "" }
+            buffer += chunk[0..<n]
+        }
+        return ""
+    }
+
+    func ask(_ line: String) -> String {
+        send(line)
+        return readLine(seconds: 5)
     }
 }
 
