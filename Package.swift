@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "KioskLog", targets: ["KioskLog"]),
         .library(name: "Control", targets: ["Control"]),
         .library(name: "MQTTProtocol", targets: ["MQTTProtocol"]),
+        .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
         // Test tooling, not the kiosk: a product only so that the benchmarks package can feed synthetic panels.
         .library(name: "KioskTestSupport", targets: ["KioskTestSupport"]),
     ],
@@ -74,9 +75,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
+        // The control socket's requests and replies as text: pure Swift (Foundation's JSONDecoder), fuzzed alone.
+        .target(name: "ControlProtocol", dependencies: ["KioskCore"]),
         // The control socket: JSON Lines over a Unix socket, served from the loop's poll (issue 13).
         .target(name: "Control", dependencies: [
-            "Runtime", "Scene", "Gestures", "KioskConfig", "KioskCore", .product(name: "Logging", package: "swift-log"),
+            "ControlProtocol", "Runtime", "Scene", "Gestures", "KioskConfig", "KioskCore", .product(name: "Logging", package: "swift-log"),
         ]),
         // libmosquitto (apt libmosquitto-dev): the MQTT client; only the MQTT module imports it.
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
@@ -105,7 +108,7 @@ let package = Package(
         .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskCore", "KioskTestSupport", .product(name: "Logging", package: "swift-log"),
                                                          .product(name: "InMemoryLogging", package: "swift-log")]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "KioskLog", "KioskConfig", "Scene", "Gestures", "KioskCore",
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "ControlProtocol", "KioskLog", "KioskConfig", "Scene", "Gestures", "KioskCore",
                                                         "InputEvents", "Render", "Display", "KioskTestSupport",
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "InMemoryLogging", package: "swift-log")]),

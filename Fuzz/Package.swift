@@ -53,5 +53,10 @@ let package = Package(
             .product(name: "Scene", package: kiosk),
             .product(name: "Gestures", package: kiosk),
         ]),
+        // Control socket request lines: the parser, and the reply's JSON with the id echoed.
+        .executableTarget(name: "fuzz-control", dependencies: [
+            "FuzzSupport",
+            .product(name: "ControlProtocol", package: kiosk),
+        ]),
     ]
 )

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Gestures
 import KioskCore
 import Runtime

@@ -1,3 +1,4 @@
+import ControlProtocol
 import KioskConfig
 import KioskCore
 import Logging
@@ -22,6 +23,10 @@ public final class ControlSocket: LoopExtension {
     /// Events' `t` counts from here: the moment kiosk opened the socket.
     private let origin: Instant
     private var connections = 0
+    /// After accept() failed (EMFILE and the like) the listener is left alone until then: its
+    /// waiting client would wake every poll() at once, a spin.
+    private var acceptPausedUntil: Instant?
+    static let acceptPauseSeconds = 1.0
     /// Clients disconnected because they did not read, and the lines they lost.
     public private(set) var slowDisconnects = 0
     public private(set) var droppedLines = 0
@@ -46,7 +51,7 @@ public final class ControlSocket: LoopExtension {
     public var clientCount: Int { clients.count }
 
     public func appendPollDescriptors(to fds: inout [pollfd]) {
-        fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+        if acceptPausedUntil == nil { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
         for c in clients {
             var events: Int16 = 0
             if !c.readClosed { events |= Int16(POLLIN) }
@@ -56,14 +61,15 @@ public final class ControlSocket: LoopExtension {
     }
 
     public func service(_ ready: UnsafeBufferPointer<pollfd>, now: Instant, target: CommandTarget) {
+        if let until = acceptPausedUntil, now >= until { acceptPausedUntil = nil }
         for p in ready where p.revents != 0 {
             if p.fd == listener {
-                acceptClients()
+                acceptClients(now: now)
             } else if let c = clients.first(where: { $0.fd == p.fd }) {
                 if p.revents & Int16(POLLOUT) != 0 { c.flush() }
                 if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                     c.read(limit: ControlRequest.maximumLineBytes, line: { handle($0, from: c, target: target, now: now) },
-                           tooLong: { c.send(Self.error(nil, "request longer than \(ControlRequest.maximumLineBytes) bytes")) })
+                           tooLong: { c.send(ControlReply.error(nil, "request longer than \(ControlRequest.maximumLineBytes) bytes")) })
                 }
             }
         }
@@ -72,7 +78,7 @@ public final class ControlSocket: LoopExtension {
 
     /// Soon, when a client is to be closed: one that overflowed may never be writable again.
     public var nextDeadline: Instant? {
-        clients.contains { $0.isFinished } ? origin : nil
+        clients.contains { $0.isFinished } ? origin : acceptPausedUntil
     }
 
     public func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant) {
@@ -103,21 +109,21 @@ public final class ControlSocket: LoopExtension {
             request = try ControlRequest.parse(line)
         } catch {
             log.debug("control request refused", metadata: ["control.client": "\(c.number)", "control.error": "\(error.message)"])
-            c.send(Self.error(error.id, error.message))
+            c.send(ControlReply.error(error.id, error.message))
             return
         }
         switch request.command {
         case .getState:
             // `kiosk replay --state`'s object, on one line.
             let state = SceneReport.state(of: target.scene).split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
-            c.send(Self.reply(request.id, ("state", state)))
+            c.send(ControlReply.ok(request.id, ("state", state)))
         case .subscribe(let kinds):
             c.subscriptions = kinds
             let names = kinds.sorted().map { JSONObject.quoted($0.rawValue) }.joined(separator: ", ")
-            c.send(Self.reply(request.id, ("events", "[\(names)]")))
+            c.send(ControlReply.ok(request.id, ("events", "[\(names)]")))
         case .unsubscribe:
             c.subscriptions = []
-            c.send(Self.reply(request.id))
+            c.send(ControlReply.ok(request.id))
         case .setValue(let view, let value):
             run(.setValue(view: view, value), request, c, target)
         case .setOn(let view, let on):
@@ -139,47 +145,32 @@ public final class ControlSocket: LoopExtension {
     private func run(_ command: RemoteCommand, _ request: ControlRequest, _ c: ControlClient, _ target: CommandTarget) -> Bool {
         switch target.apply(command, source: .socket) {
         case .success:
-            c.send(Self.reply(request.id))
+            c.send(ControlReply.ok(request.id))
             return true
         case .failure(let e):
-            c.send(Self.error(request.id, e.message))
+            c.send(ControlReply.error(request.id, e.message))
             return false
         }
     }
 
-    static func reply(_ id: String?, _ extra: (String, String)? = nil) -> String {
-        var o = JSONObject()
-        if let id { o.add("id", raw: id) }
-        o.add("ok", true)
-        if let (key, raw) = extra { o.add(key, raw: raw) }
-        return o.json
-    }
-
-    static func error(_ id: String?, _ message: String) -> String {
-        var o = JSONObject()
-        if let id { o.add("id", raw: id) }
-        o.add("ok", false)
-        o.add("error", message)
-        return o.json
-    }
-
     // MARK: Clients
 
-    private func acceptClients() {
+    private func acceptClients(now: Instant) {
         while true {
             let fd: Int32?
             do {
                 fd = try UnixSocket.accept(listener, path: path)
             } catch {
-                // EMFILE and the like: the client waits in the backlog; said, not retried in a spin.
-                log.error("control socket: cannot accept a client", metadata: ["control.error": "\(error)"])
+                // EMFILE and the like: the client waits in the backlog; said, then tried again in a second.
+                log.error("control socket: cannot accept a client; trying again in a second", metadata: ["control.error": "\(error)"])
+                acceptPausedUntil = now.adding(seconds: Self.acceptPauseSeconds)
                 return
             }
             guard let fd else { return }
             connections += 1
             let c = ControlClient(fd: fd, number: connections, capacity: settings.clientQueueLines)
             guard clients.count < settings.maximumClients else {
-                c.send(Self.error(nil, "too many clients (\(settings.maximumClients), [control] max_clients); try again later"))
+                c.send(ControlReply.error(nil, "too many clients (\(settings.maximumClients), [control] max_clients); try again later"))
                 c.flush()
                 log.warning("control client refused: too many clients", metadata: ["control.clients": "\(clients.count)"])
                 continue
@@ -219,7 +210,7 @@ extension ControlSocket {
         let settings = loop.configuration.control
         guard settings.socket != nil else { return }
         do {
-            loop.install(try ControlSocket(settings: settings, logger: logger, now: KioskLoop.monotonicNow()))
+            loop.install(try ControlSocket(settings: settings, logger: logger, now: loop.clock.now))
         } catch {
             logger.error("control socket unavailable", metadata: ["control.error": "\(error)"])
         }

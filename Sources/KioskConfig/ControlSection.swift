@@ -45,3 +45,13 @@ struct ControlSection {
         return c
     }
 }
+
+extension TOMLWriter {
+    /// `[control]` as check-config prints it.
+    mutating func control(_ c: ControlSettings) {
+        header("[control]")
+        string("socket", c.socket ?? ControlSection.noSocket)
+        int("max_clients", c.maximumClients)
+        int("client_queue", c.clientQueueLines)
+    }
+}

@@ -19,6 +19,7 @@ extension KioskConfiguration {
         for v in scene.views { w.view(v) }
         for g in scene.gestures { w.gesture(g) }
         w.runtime(runtime)
+        w.control(control)
         w.hooks(hooks)
         if let mqtt { w.mqtt(mqtt) }
         return w.text

@@ -425,7 +425,7 @@ extension MQTTExtension {
     /// made (libmosquitto refused a setting) is logged, and the kiosk runs without MQTT.
     public static func install(_ settings: MQTTSettings, in loop: KioskLoop, logger: Logger) {
         do {
-            loop.install(try MQTTExtension(settings: settings, logger: logger, now: KioskLoop.monotonicNow()))
+            loop.install(try MQTTExtension(settings: settings, logger: logger, now: loop.clock.now))
         } catch {
             logger.error("mqtt: cannot set up the client; running without MQTT", metadata: ["mqtt.error": "\(error)"])
         }

@@ -30,11 +30,11 @@ struct InProcessTests {
             let logger = Logger(label: "test", factory: { _ in handler })
             loop = try KioskLoop(options: .init(configPath: path.path), logger: logger, logPump: nil,
                                  output: { _ throws(DisplayError) in
-                                     do { return try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: KioskLoop.monotonicNow) }
+                                     do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888) }
                                      catch { throw DisplayError("\(error)") }
                                  })
             let settings = try #require(loop.configuration.mqtt)
-            mqtt = try MQTTExtension(settings: settings, logger: logger, now: KioskLoop.monotonicNow())
+            mqtt = try MQTTExtension(settings: settings, logger: logger, now: MonotonicClock.now)
             loop.install(mqtt)
         }
 
@@ -44,13 +44,13 @@ struct InProcessTests {
         func step() {
             var fds: [pollfd] = []
             mqtt.appendPollDescriptors(to: &fds)
-            let now = KioskLoop.monotonicNow()
+            let now = MonotonicClock.now
             let wait = mqtt.nextDeadline.map { max(0, min(50, Int32($0.seconds(since: now) * 1000) + 1)) } ?? 50
             _ = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), wait) }
-            let start = KioskLoop.monotonicNow()
+            let start = MonotonicClock.now
             fds.withUnsafeBufferPointer { mqtt.service($0, now: start, target: loop) }
-            slowestService = max(slowestService, KioskLoop.monotonicNow().seconds(since: start) * 1000)
-            loop.tick(at: KioskLoop.monotonicNow())
+            slowestService = max(slowestService, MonotonicClock.now.seconds(since: start) * 1000)
+            loop.tick(at: MonotonicClock.now)
         }
 
         /// Steps until `condition` holds or `seconds` pass.
@@ -67,9 +67,8 @@ struct InProcessTests {
         /// A finger's tap at `p`, as the touchscreen delivers it.
         func tap(at p: Point) {
             for phase in [TouchPhase.began, .ended] {
-                let now = KioskLoop.monotonicNow()
-                loop.process(TouchFrame(time: now, touches: [Touch(id: TouchID(1), phase: phase, location: p)]),
-                             touchesDown: phase == .began ? 1 : 0)
+                let now = MonotonicClock.now
+                loop.process(TouchFrame(time: now, touches: [Touch(id: TouchID(1), phase: phase, location: p)]))
                 loop.tick(at: now)
                 if phase == .began { run(seconds: 0.06) { false } }
             }

@@ -173,7 +173,7 @@ final class LoopExtensionTests {
     @Test func aReplayInstallsNoExtension() throws {
         let configuration = try KioskConfiguration.load(path: KioskLoopTests.configPath)
         let clock = VirtualClock()
-        let replay = try KioskLoop(replaying: configuration, output: nil, traceDecisions: false, clock: { clock.now })
+        let replay = try KioskLoop(replaying: configuration, output: nil, traceDecisions: false, clock: clock)
         replay.install(RecordingExtension())
         #expect(replay.extensions.installed.isEmpty)
     }

@@ -57,7 +57,7 @@ public final class KioskLoop {
 
     var log: Logger
     let logPump: LogPump?
-    let clock: any InstantClock
+    public let clock: any InstantClock
     let meter: StageMeter
     var display = DisplayStateMachine()
     var latency = InputLatency()

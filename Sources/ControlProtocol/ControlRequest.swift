@@ -1,6 +1,5 @@
 import Foundation
 import KioskCore
-import Runtime
 
 /// One request line of the control socket, checked: a command with its arguments, and the `id`
 /// to echo in the reply.
@@ -108,9 +107,10 @@ struct RequestID: Decodable, Sendable {
         if let i = try? c.decode(Int64.self) {
             text = "\(i)"
         } else if let d = try? c.decode(Double.self), d.isFinite {
-            text = JSONObject.number(d, 6)
+            // Swift writes a finite Double as JSON reads it (1.5, 1e-05, 1e+20).
+            text = "\(d)"
         } else if let s = try? c.decode(String.self) {
-            text = JSONObject.quoted(s)
+            text = ControlReply.quoted(s)
         } else {
             throw DecodingError.typeMismatch(String.self, .init(codingPath: decoder.codingPath, debugDescription: "id"))
         }
