@@ -172,7 +172,7 @@ struct TouchesCommand: ParsableCommand {
             if origin == nil { origin = event.time }
             decoder.feed(event) { show($0, origin: origin!) }
         }
-        var counters = InputCounters(decoding: decoder.counters, resyncs: d.resyncCount)
+        var counters = InputCounters(decoding: decoder.counters, filtering: decoder.filterCounters, resyncs: d.resyncCount)
         if ending == .deviceGone {
             say("the device went away")
             if let f = decoder.cancelAll(at: EventPump.monotonicNow()) {

@@ -25,8 +25,7 @@ extension KioskLoop {
         } catch {
             log.error("input calibration refused", metadata: ["input.error": "\(error)"])
         }
-        let filters = TouchFilters(jitterUnits: Int32(settings.jitterUnits),
-                                   minimumPressure: settings.minimumPressure > 0 ? Int32(settings.minimumPressure) : nil)
+        let filters = settings.touchFilters(panel: scene.engine.metrics)
         if let old = input { retiredInputCounters = retiredInputCounters + old.counters }
         input = nil
         do {
