@@ -1,4 +1,6 @@
+import ArgumentParser
 import Foundation
+import KioskConfig
 
 /// The one rule for every command's `--config` default: `/etc/kiosk/kiosk.conf` when it exists,
 /// else `config/kiosk.toml` of a checkout (the working directory or one above it, then the one
@@ -11,6 +13,9 @@ struct ConfigPath {
     let path: String
     /// Why this one, for the line the command prints; nil when `--config` named it.
     let why: String?
+    /// False when nothing was named and neither file exists: commands that can go on without
+    /// a config (`devices`, `touches`) use the defaults then.
+    var found = true
 
     /// `explicit` when given; else the rule's choice. With neither file there, the installed path:
     /// reading it fails with an error that says which files were looked for.
@@ -24,7 +29,7 @@ struct ConfigPath {
                 return ConfigPath(path: found, why: "the checkout's; \(installed) does not exist")
             }
         }
-        return ConfigPath(path: installed, why: "the default; neither it nor a checkout's \(checkout) exists: pass --config FILE")
+        return ConfigPath(path: installed, why: "the default; neither it nor a checkout's \(checkout) exists: pass --config FILE", found: false)
     }
 
     /// `config/kiosk.toml` in `directory` or the nearest folder above it that is a kiosk checkout (has Package.swift).
@@ -42,6 +47,22 @@ struct ConfigPath {
             url = parent
         }
         return nil
+    }
+
+    /// The config when one was named or found; nil (defaults) when none is there. A file that
+    /// does not read is an error (exit status 2), said on stderr.
+    func loadIfThere(_ command: String) throws -> KioskConfiguration? {
+        guard found else {
+            FileHandle.standardError.write(Data("kiosk \(command): no config (neither \(Self.installed) nor a checkout's \(Self.checkout)); the defaults\n".utf8))
+            return nil
+        }
+        announce(command)
+        do {
+            return try KioskConfiguration.load(path: path)
+        } catch {
+            FileHandle.standardError.write(Data("kiosk \(command): \(error)\n".utf8))
+            throw ExitCode(2)
+        }
     }
 
     /// Says on stderr which config `command` took, when it was not named.
