@@ -7,7 +7,7 @@ import Testing
 @Suite("The --config default", .enabled(if: !FileManager.default.fileExists(atPath: "/etc/kiosk/kiosk.conf"), "this machine has a kiosk config"))
 struct ConfigDefaultTests {
     /// Runs a copy of kiosk that lives outside any checkout, in `directory`, as on an installed kiosk.
-    func runOutsideACheckout(_ arguments: [String]) throws -> KioskExecutable.Finished {
+    func runOutsideACheckout(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let home = try KioskExecutable.temporaryFolder("home")
         defer { try? FileManager.default.removeItem(at: home) }
         let copy = home.appendingPathComponent("kiosk")
@@ -22,8 +22,7 @@ struct ConfigDefaultTests {
         try p.run()
         let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return KioskExecutable.Finished(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                                        stderr: String(decoding: e, as: UTF8.self))
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
     @Test func inACheckoutEveryCommandTakesItsConfigAndSaysSo() throws {
