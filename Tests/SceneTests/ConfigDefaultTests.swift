@@ -45,7 +45,9 @@ struct ConfigDefaultTests {
     @Test func devicesSaysWhatTheConfigAppliesToTouches() throws {
         let dir = try KioskExecutable.temporaryFolder("devices")
         let config = try String(contentsOf: KioskExecutable.repositoryRoot.appendingPathComponent("config/kiosk.toml"), encoding: .utf8)
-            .replacingOccurrences(of: "[input]\n", with: "[input]\ncalibration = [1.1, 0, -0.05, 0, 1.2, -0.1]\nminimum_touch_duration = 0.05\nignore = [[0, 0, 800, 8]]\n")
+            .replacingOccurrences(of: "[input]\n", with: "[input]\ncalibration = [1.1, 0, -0.05, 0, 1.2, -0.1]\n")
+            .replacingOccurrences(of: "minimum_touch_duration = 0 ", with: "minimum_touch_duration = 0.05 ")
+            .replacingOccurrences(of: "ignore = []", with: "ignore = [[0, 0, 800, 8]]")
             .replacingOccurrences(of: "rotation = 0", with: "rotation = 90")
         let path = dir.appendingPathComponent("kiosk.toml").path
         try config.write(toFile: path, atomically: true, encoding: .utf8)
