@@ -19,9 +19,7 @@ extension KioskLoop {
         let screen = Size(width: Double(shadow.width), height: Double(shadow.height))
         var base = TouchCalibration.identity
         do {
-            if let matrix = settings.calibration { base = try TouchCalibration(matrix: matrix) }
-            base = try base.rotated(clockwise: Self.touchRotation(settings, display: rotation))
-                .flipped(horizontally: settings.flipX, vertically: settings.flipY)
+            base = try settings.touchCalibration(displayRotation: rotation.degrees, screen: screen)
         } catch {
             log.error("input calibration refused", metadata: ["input.error": "\(error)"])
         }
