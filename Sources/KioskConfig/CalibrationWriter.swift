@@ -10,6 +10,11 @@ public enum CalibrationWriter {
     /// The text with the calibration set; `lineEnding` of new lines follows the file's own.
     public static func write(_ matrix: [Double], into text: String) throws(CalibrationWriteError) -> String {
         let bytes = Array(text.utf8)
+        // The parser reads a C string: it would stop at a NUL, and a value written after one would
+        // not be read (the file reader refuses NUL bytes; text handed in directly may hold one).
+        if let nul = bytes.firstIndex(of: 0) {
+            throw .unreadable("a NUL byte: a config file is text", line: bytes[..<nul].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) })
+        }
         let spans: TOMLSpans
         do { spans = try TOMLSpans(bytes) } catch { throw .unreadable(error.message, line: error.line) }
         let value = "[" + matrix.map(formatted).joined(separator: ", ") + "]"

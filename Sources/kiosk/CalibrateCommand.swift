@@ -350,9 +350,12 @@ final class CalibrationFlow {
 
     private func showCheck(crosshair: Point?) {
         if let font {
-            CalibrationScreen.drawCheck(buffer, font: font, crosshair: crosshair, save: save, retry: retry, lines: [
-                "Check: the red cross should follow your finger.", "Tap Save to keep this calibration, Retry to start over.",
-            ])
+            var lines = ["Check: the red cross should follow your finger.", "Tap Save to keep this calibration, Retry to start over."]
+            if let fit, let worst = fit.residualPixels.indices.max(by: { fit.residualPixels[$0] < fit.residualPixels[$1] }) {
+                lines.append("Largest error: \(fixedDecimal(fit.residualPixels[worst], 1)) px (\(fixedDecimal(fit.residualMillimetres[worst], 1)) mm), "
+                    + "target \(worst + 1) (\(CalibrationTargets.names[worst])). Axes: \(fit.axesSwapped ? "swapped" : "not swapped").")
+            }
+            CalibrationScreen.drawCheck(buffer, font: font, crosshair: crosshair, save: save, retry: retry, lines: lines)
         }
         show(buffer)
     }

@@ -60,6 +60,29 @@ struct CalibrateOnRealKernelTests {
         }
     }
 
+    /// `kiosk replay` on this machine with the config the VM's session wrote: a tap on the panel
+    /// where the button is drawn presses it.
+    @Test(arguments: distortions.map(\.name))
+    func aReplayWithTheWrittenConfigPressesTheButton(_ name: String) throws {
+        let dir = try KioskExecutable.temporaryFolder("calibrated-\(name)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = try section("CONFIG-\(name)")
+            .replacingOccurrences(of: #"font = "DejaVuSans.ttf""#, with: #"font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf""#)
+        try config.write(to: dir.appendingPathComponent("kiosk.toml"), atomically: true, encoding: .utf8)
+        let d = try #require(Self.distortions.first { $0.name == name }).raw
+        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.resistive, screen: Size(width: 800, height: 480))
+        let raw = Point(x: (d[0] * 130 / 800 + d[1] * 424 / 480 + d[2]) * 800, y: (d[3] * 130 / 800 + d[4] * 424 / 480 + d[5]) * 480)
+        panel.down(0, at: raw)
+        panel.sync()
+        panel.wait(0.1)
+        panel.up(0)
+        panel.sync()
+        try panel.trace.text.write(to: dir.appendingPathComponent("tap.evemu"), atomically: true, encoding: .utf8)
+        let r = try KernelHarness.kiosk(["replay", "tap.evemu", "--config", "kiosk.toml"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains(#""view": "button", "event": "primaryActionTriggered""#), "\(name): \(r.stdout)")
+    }
+
     /// What `kiosk touches --config` prints is where the gestures get the touch: on the button; `--raw` is the panel's units.
     @Test(arguments: distortions.map(\.name))
     func touchesWithTheWrittenConfigPutsATapOnTheButton(_ name: String) throws {

@@ -92,6 +92,14 @@ struct CalibrationWriterTests {
         #expect(throws: CalibrationWriteError.pointercalGiven(line: 3)) { try CalibrationWriter.write(Self.matrix, into: text) }
     }
 
+    /// Found by fuzz-config: the TOML parser stops at a NUL, so a section appended after one was never read.
+    @Test func aNULByteIsRefusedNotWrittenPast() {
+        let text = minimalScene + "# a comment \u{0}\u{0} with NUL bytes\n"
+        #expect(throws: CalibrationWriteError.unreadable("a NUL byte: a config file is text", line: 7)) {
+            try CalibrationWriter.write(Self.matrix, into: text)
+        }
+    }
+
     @Test func numbersAreWrittenWithoutExponents() {
         #expect(CalibrationWriter.formatted(1e-7) == "0.0")
         #expect(CalibrationWriter.formatted(-0.0000125) == "-0.000013")
