@@ -95,7 +95,7 @@ struct CalibrationWriterTests {
     /// Found by fuzz-config: the TOML parser stops at a NUL, so a section appended after one was never read.
     @Test func aNULByteIsRefusedNotWrittenPast() {
         let text = minimalScene + "# a comment \u{0}\u{0} with NUL bytes\n"
-        #expect(throws: CalibrationWriteError.unreadable("a NUL byte: a config file is text", line: 7)) {
+        #expect(throws: CalibrationWriteError.unreadable("a NUL byte: a config file is text", line: 6)) {
             try CalibrationWriter.write(Self.matrix, into: text)
         }
     }
