@@ -111,8 +111,8 @@ struct CalibrateCommand: ParsableCommand {
         let line = "calibration = [" + fit.calibration.matrix.map(CalibrationWriter.formatted).joined(separator: ", ") + "]"
         do {
             if dryRun {
-                let (_, new) = try CalibrationWriter.rewritten(fit.calibration.matrix, config: path)
-                _ = new
+                // Read back as a save would, so a dry run finds what a save would refuse.
+                _ = try CalibrationWriter.rewritten(fit.calibration.matrix, config: path)
                 say("dry run: \(path) would get [input] \(line); nothing written")
             } else {
                 let backup = try CalibrationWriter.save(fit.calibration.matrix, config: path)
