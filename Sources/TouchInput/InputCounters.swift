@@ -70,10 +70,11 @@ public struct InputCounters: Hashable, Sendable {
             ("input.tracking_id_reuse", reusedTrackingIDs),
             ("input.releases_without_press", releasesWithoutPress),
             ("input.rejected_events", rejectedEvents),
-            ("input.unplug_cancelled", unplugCancelledTouches),
+            // Before the device counts, which scripts read as the line's end.
             ("input.filtered_short", shortTouchesDropped),
             ("input.filtered_large", largeTouchesDropped),
             ("input.filtered_region", ignoredRegionTouches),
+            ("input.unplug_cancelled", unplugCancelledTouches),
             ("input.devices_attached", devicesAttached),
             ("input.devices_removed", devicesRemoved),
         ]
