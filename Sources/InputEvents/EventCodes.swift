@@ -88,6 +88,8 @@ public struct AbsoluteAxis: TypedEventCode, Comparable {
     public static let multitouchSlot = AbsoluteAxis(ABS_MT_SLOT)
     /// `ABS_MT_TOUCH_MAJOR`
     public static let multitouchTouchMajor = AbsoluteAxis(ABS_MT_TOUCH_MAJOR)
+    /// `ABS_MT_WIDTH_MAJOR`
+    public static let multitouchWidthMajor = AbsoluteAxis(ABS_MT_WIDTH_MAJOR)
     /// `ABS_MT_POSITION_X`
     public static let multitouchPositionX = AbsoluteAxis(ABS_MT_POSITION_X)
     /// `ABS_MT_POSITION_Y`

@@ -78,6 +78,8 @@ public struct TouchDecoder: Sendable {
         var tapPhase = TouchPhase.ended
         var tapX: Int32 = 0
         var tapY: Int32 = 0
+        /// The contact's size on `sizeAxis`, in device units.
+        var size: Int32 = 0
     }
 
     /// More slots than any touch controller has; a description claiming more is capped.
@@ -97,6 +99,10 @@ public struct TouchDecoder: Sendable {
     public let calibration: TouchCalibration
     let calibrates: Bool
     public let filters: TouchFilters
+    /// The axis a contact's size is read from: ABS_MT_TOUCH_MAJOR, else ABS_MT_WIDTH_MAJOR; nil: none.
+    public let sizeAxis: AbsoluteAxis?
+    /// Millimetres per unit of `sizeAxis`: the X axis's resolution when it has one, else the panel's size.
+    let sizeMillimetresPerUnit: Double
     /// Single touch with a pressure threshold: what BTN_TOUCH and ABS_PRESSURE say now.
     var buttonDown = false
     var pressure: Int32 = 0
@@ -157,6 +163,15 @@ public struct TouchDecoder: Sendable {
         self.screen = screen
         deviceName = device.name
         xMapping = AxisMapping(xInfo, length: screen.width)
+        if case .multitouch = mode {
+            sizeAxis = device.axes[.multitouchTouchMajor] != nil ? .multitouchTouchMajor
+                : device.axes[.multitouchWidthMajor] != nil ? .multitouchWidthMajor : nil
+        } else {
+            sizeAxis = nil
+        }
+        // The kernel gives sizes in the position axes' units (Documentation/input/multi-touch-protocol.rst).
+        sizeMillimetresPerUnit = xInfo.resolution > 0 ? 1 / Double(xInfo.resolution)
+            : screen.width / (Double(xInfo.maximum) - Double(xInfo.minimum) + 1) * filters.millimetresPerPixel
         yMapping = AxisMapping(yInfo, length: screen.height)
         slots = Array(
             repeating: Slot(x: xInfo.clamped(xInfo.value), y: yInfo.clamped(yInfo.value)), count: slotCount)
@@ -244,6 +259,13 @@ public struct TouchDecoder: Sendable {
         return frameTouches.isEmpty ? nil : TouchFrame(time: time, touches: frameTouches)
     }
 
+    /// The contact size of a touch down or just lifted, in millimetres; nil when the panel reports none.
+    public func sizeMillimetres(of id: TouchID) -> Double? {
+        guard sizeAxis != nil, sizeMillimetresPerUnit > 0 else { return nil }
+        guard let slot = slots.first(where: { $0.touch == id || $0.tap == id || $0.ended == id }) else { return nil }
+        return Double(slot.size) * sizeMillimetresPerUnit
+    }
+
     /// How many touches are down now.
     public var activeTouchCount: Int { slots.reduce(0) { $0 + ($1.touch == nil ? 0 : 1) } }
 
@@ -273,6 +295,8 @@ public struct TouchDecoder: Sendable {
                 slots[currentSlot].x = clamped(value, xMapping)
             } else if axis == yAxis {
                 slots[currentSlot].y = clamped(value, yMapping)
+            } else if axis == sizeAxis {
+                slots[currentSlot].size = value
             }
         }
     }

@@ -184,6 +184,9 @@ struct TOMLWriter {
         bool("flip_y", i.flipY)
         int("jitter", i.jitterUnits)
         int("minimum_pressure", i.minimumPressure)
+        number("minimum_touch_duration", i.minimumTouchDuration)
+        if let size = i.maximumTouchSizeMillimetres { number("maximum_touch_size", size) } else { unset("maximum_touch_size", "no contact is too large") }
+        raw("ignore", "[" + i.ignore.map { "[" + $0.map(Self.number).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]")
 
         let l = s.log
         header("[log]")

@@ -3,7 +3,7 @@ struct RuntimeSection {
     static let sections = ["display", "input", "log", "loop"]
     static let displayKeys = ["card", "connector", "mode", "pixel_format", "rotation", "blank_after", "font", "screenshot_directory"]
     static let inputKeys = ["device", "directory", "grab", "calibration", "pointercal", "rotation", "flip_x", "flip_y",
-                            "jitter", "minimum_pressure"]
+                            "jitter", "minimum_pressure"] + InputFilterKeys.keys
     static let logKeys = ["serial", "baud", "level", "stderr", "buffer_lines", "repeat_interval", "stats_interval"]
     static let loopKeys = ["frame_budget", "stages"]
 
@@ -88,6 +88,7 @@ struct RuntimeSection {
         i.jitterUnits = try r.int("jitter", in: 0...Int(Int32.max)) ?? i.jitterUnits
         // evdev's values are 32-bit.
         i.minimumPressure = try r.int("minimum_pressure", in: 0...Int(Int32.max)) ?? i.minimumPressure
+        try InputFilterKeys.read(r, into: &i)
         return i
     }
 

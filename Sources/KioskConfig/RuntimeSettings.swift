@@ -61,6 +61,12 @@ public struct InputSettings: Sendable, Equatable {
     public var jitterUnits = 0
     /// Reports with less pressure than this are not touches (resistive panels); 0: off.
     public var minimumPressure = 0
+    /// Touches shorter than this many seconds are dropped whole (ghost taps); 0: off.
+    public var minimumTouchDuration = 0.0
+    /// Contacts larger than this many millimetres are ignored (palms, sleeves); nil: off.
+    public var maximumTouchSizeMillimetres: Double?
+    /// Screen rectangles `[x, y, width, height]` where touches never begin (noisy bezels).
+    public var ignore: [[Double]] = []
 
     public init() {}
 }

@@ -30,6 +30,8 @@ public struct Replay {
     /// The virtual clock when the scene went idle.
     public private(set) var endTime: Instant
     public private(set) var decoder: TouchDecoder
+    /// `[input]`'s whole-touch filters; nil when they are off.
+    public private(set) var frameFilter: TouchFrameFilter?
 
     /// Decodes `trace` and plays it into a loop on `configuration`; with `draws`, every frame is
     /// drawn through damage tracking into a headless display, as on the kiosk.
@@ -51,12 +53,26 @@ public struct Replay {
         let panel = settings.scene.panel
         // A protocol A trace goes through libmtdev as the live device's events do.
         let trace = try trace.convertedToProtocolB()
-        decoder = try TouchDecoder(device: trace.device, screen: Size(width: panel.widthPixels, height: panel.heightPixels),
-                                   positionAxes: positionAxes)
+        // [input] as `kiosk run` applies it: calibration, the touches' turn, and the filters.
+        let screen = Size(width: panel.widthPixels, height: panel.heightPixels)
+        let input = settings.runtime.input
+        let filters = input.touchFilters(panel: panel)
+        decoder = try TouchDecoder(device: trace.device, screen: screen, positionAxes: positionAxes,
+                                   calibration: try input.touchCalibration(displayRotation: settings.runtime.display.rotation,
+                                                                           device: trace.device, screen: screen),
+                                   filters: filters)
+        frameFilter = filters.dropsTouches ? TouchFrameFilter(filters) : nil
         loop.tick(at: origin)
         for event in trace.events {
-            if let frame = decoder.feed(event) { deliver(frame, clock) }
-            while let frame = decoder.nextPendingFrame() { deliver(frame, clock) }
+            if let frame = decoder.feed(event) { pass(frame, clock) }
+            while let frame = decoder.nextPendingFrame() { pass(frame, clock) }
+        }
+        // A touch held back at the trace's end begins when its duration is reached, as live.
+        if var filter = frameFilter {
+            var late: [TouchFrame] = []
+            filter.advance(to: endTime.adding(seconds: filters.minimumTouchDuration)) { late.append($0) }
+            frameFilter = filter
+            for frame in late { deliver(frame, clock) }
         }
         // Touches that never moved on the position axes are a device that reports them elsewhere
         // (eGalax): replaying on would print nothing and look like a working trace.
@@ -71,6 +87,15 @@ public struct Replay {
     ) throws {
         try self.init(trace: trace, configuration: KioskConfiguration(file: "<scene>", scene: description),
                       traceDecisions: traceDecisions, positionAxes: positionAxes)
+    }
+
+    private mutating func pass(_ frame: TouchFrame, _ clock: VirtualClock) {
+        guard var filter = frameFilter else { return deliver(frame, clock) }
+        var passed: [TouchFrame] = []
+        let decoder = self.decoder
+        filter.filter(frame, sizeMillimetres: { decoder.sizeMillimetres(of: $0) }) { passed.append($0) }
+        frameFilter = filter
+        for f in passed { deliver(f, clock) }
     }
 
     private mutating func deliver(_ frame: TouchFrame, _ clock: VirtualClock) {

@@ -17,6 +17,12 @@ public struct InputCounters: Hashable, Sendable {
     /// Events thrown away unread: no kernel can send them, or libmtdev could not take them (more
     /// contacts in one report than it tracks). Only a damaged device or trace causes them.
     public var rejectedEvents = 0
+    /// Touches dropped whole for lasting less than `[input] minimum_touch_duration`.
+    public var shortTouchesDropped = 0
+    /// Touches dropped (or cancelled) for a contact over `[input] maximum_touch_size`.
+    public var largeTouchesDropped = 0
+    /// Touches that began in an `[input] ignore` region.
+    public var ignoredRegionTouches = 0
     /// Touchscreens taken.
     public var devicesAttached = 0
     /// Touchscreens that went away while taken.
@@ -25,7 +31,10 @@ public struct InputCounters: Hashable, Sendable {
     public init() {}
 
     /// The counts of one decoder, and of its device's resyncs.
-    public init(decoding c: TouchDecoder.Counters, resyncs: Int = 0) {
+    public init(decoding c: TouchDecoder.Counters, filtering f: TouchFrameFilter.Counters = .init(), resyncs: Int = 0) {
+        shortTouchesDropped = f.short
+        largeTouchesDropped = f.large
+        ignoredRegionTouches = f.ignoredRegion
         self.resyncs = resyncs
         slotOverflows = c.ignoredSlots
         outOfRangeValues = c.outOfRangeValues
@@ -44,6 +53,9 @@ public struct InputCounters: Hashable, Sendable {
         sum.releasesWithoutPress += b.releasesWithoutPress
         sum.unplugCancelledTouches += b.unplugCancelledTouches
         sum.rejectedEvents += b.rejectedEvents
+        sum.shortTouchesDropped += b.shortTouchesDropped
+        sum.largeTouchesDropped += b.largeTouchesDropped
+        sum.ignoredRegionTouches += b.ignoredRegionTouches
         sum.devicesAttached += b.devicesAttached
         sum.devicesRemoved += b.devicesRemoved
         return sum
@@ -58,6 +70,10 @@ public struct InputCounters: Hashable, Sendable {
             ("input.tracking_id_reuse", reusedTrackingIDs),
             ("input.releases_without_press", releasesWithoutPress),
             ("input.rejected_events", rejectedEvents),
+            // Before the device counts, which scripts read as the line's end.
+            ("input.filtered_short", shortTouchesDropped),
+            ("input.filtered_large", largeTouchesDropped),
+            ("input.filtered_region", ignoredRegionTouches),
             ("input.unplug_cancelled", unplugCancelledTouches),
             ("input.devices_attached", devicesAttached),
             ("input.devices_removed", devicesRemoved),

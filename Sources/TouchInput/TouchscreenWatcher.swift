@@ -54,7 +54,12 @@ public final class TouchscreenWatcher {
     public let permissionGrace: Double
     /// When a node still settling (see `settling`) is to be looked at again; nil when none is.
     /// The loop wakes then and calls `service`.
-    public private(set) var nextDeadline: Instant?
+    public var nextDeadline: Instant? {
+        guard let held = decoder?.nextDeadline else { return settlingDeadline }
+        return settlingDeadline.map { min($0, held) } ?? held
+    }
+    /// When a node still settling is to be looked at again.
+    private var settlingDeadline: Instant?
     public private(set) var device: EvdevDevice?
     /// The clock the grace period is measured on: the loop's.
     private let clock: any InstantClock
@@ -125,7 +130,7 @@ public final class TouchscreenWatcher {
     /// Everything counted since the watcher started, across every device.
     public var counters: InputCounters {
         var c = earlier
-        if let decoder { c = c + InputCounters(decoding: decoder.counters) }
+        if let decoder { c = c + InputCounters(decoding: decoder.counters, filtering: decoder.filterCounters) }
         if let device { c.resyncs += device.resyncCount }
         return c
     }
@@ -145,17 +150,17 @@ public final class TouchscreenWatcher {
         let entry: DeviceDiscovery.Entry
         let settling = settlingNodes()
         // Every young node that refuses is looked at again when its time is up, whatever else is said.
-        nextDeadline = discovery.entries.filter { $0.isRefused && settling.contains($0.path) }
+        settlingDeadline = discovery.entries.filter { $0.isRefused && settling.contains($0.path) }
             .compactMap { appeared[$0.path]?.adding(seconds: permissionGrace) }.min()
         switch discovery.outcome(wanted, settling: settling) {
         case .take(let chosen):
             entry = chosen
-            nextDeadline = nil
+            settlingDeadline = nil
         case .settle(let refusals):
             for refusal in refusals {
                 guard case .system(_, let path, _) = refusal, let seen = appeared[path] else { continue }
                 let due = seen.adding(seconds: permissionGrace)
-                if nextDeadline.map({ due < $0 }) ?? true { nextDeadline = due }
+                if settlingDeadline.map({ due < $0 }) ?? true { settlingDeadline = due }
                 if saidSettling.insert(path).inserted { body(.settling(path: path, reason: refusal.cause)) }
             }
             return
@@ -219,11 +224,13 @@ public final class TouchscreenWatcher {
                 detach(body)
             }
         }
+        // Touches held back by the minimum duration begin when it is reached, events or not.
+        if let held = decoder?.nextDeadline, clock.now >= held { decoder?.advance(to: clock.now) { body(.frame($0)) } }
         // A node that was settling is looked at again when its grace period ends.
-        let due = nextDeadline.map { clock.now >= $0 } ?? false
+        let due = settlingDeadline.map { clock.now >= $0 } ?? false
         guard changed || due else { return }
         // Cleared, or the loop would wake at once again; `attach` sets the next one.
-        if due { nextDeadline = nil }
+        if due { settlingDeadline = nil }
         if changed, directoryWatch < 0 || watchesLost {
             do { try watchDirectory() } catch { problem("\(error)", body) }
         }
@@ -260,7 +267,7 @@ public final class TouchscreenWatcher {
             cancelled = f.touches.count
             body(.frame(f))
         }
-        if let decoder { earlier = earlier + InputCounters(decoding: decoder.counters) }
+        if let decoder { earlier = earlier + InputCounters(decoding: decoder.counters, filtering: decoder.filterCounters) }
         earlier.resyncs += d.resyncCount
         earlier.unplugCancelledTouches += cancelled
         earlier.devicesRemoved += 1

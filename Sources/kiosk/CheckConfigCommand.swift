@@ -14,10 +14,13 @@ struct CheckConfigCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The kiosk config file (TOML).")
-    var file = "/etc/kiosk/kiosk.conf"
+    @Argument(help: "The kiosk config file (TOML); default: /etc/kiosk/kiosk.conf when it exists, else a checkout's config/kiosk.toml.")
+    var file: String?
 
     func run() throws {
+        let chosen = ConfigPath.resolve(file)
+        chosen.announce("check-config")
+        let file = chosen.path
         let config: KioskConfiguration
         do {
             config = try KioskConfiguration.load(path: file)

@@ -7,6 +7,6 @@ struct Kiosk: ParsableCommand {
         commandName: "kiosk",
         abstract: "A touch kiosk for a Raspberry Pi: evdev touches, UIKit gesture semantics, drawn straight to DRM.",
         subcommands: [RunCommand.self, CheckConfigCommand.self, ReplayCommand.self, DevicesCommand.self, RecordCommand.self,
-                      TouchesCommand.self, ShowCommand.self, ControlCommand.self]
+                      TouchesCommand.self, ShowCommand.self, ControlCommand.self, CalibrateCommand.self]
     )
 }

@@ -18,8 +18,8 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The evemu recording (evemu-record's format).")
     var trace: String
 
-    @Option(help: "The kiosk config file (TOML).")
-    var config = "config/kiosk.toml"
+    @Option(help: "The kiosk config file (TOML); default: /etc/kiosk/kiosk.conf when it exists, else a checkout's config/kiosk.toml.")
+    var config: String?
 
     @Option(help: "Write the gesture and control events here, as JSON Lines.")
     var events: String?
@@ -37,6 +37,9 @@ struct ReplayCommand: ParsableCommand {
     var positionAxes: String?
 
     func run() throws {
+        let chosen = ConfigPath.resolve(config)
+        chosen.announce("replay")
+        let config = chosen.path
         do {
             // Checked first: a replay can take a while, and its outputs should not be lost at the end.
             for (path, what) in outputs { try TextFile.checkWritable(path, what: what) }

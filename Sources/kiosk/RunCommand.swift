@@ -20,8 +20,8 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The kiosk config file (TOML).")
-    var config = "/etc/kiosk/kiosk.conf"
+    @Option(help: "The kiosk config file (TOML); default: /etc/kiosk/kiosk.conf when it exists, else a checkout's config/kiosk.toml.")
+    var config: String?
 
     @Option(help: "Overrides [log] level: trace, debug, info, notice, warning, error, critical. debug adds the gesture decision trace.")
     var logLevel: String?
@@ -47,6 +47,9 @@ struct RunCommand: ParsableCommand {
         }
         // The log is set up from the file before anything else, so even a bad display or a bad
         // file is logged on the serial console (see LogSetup.settings).
+        let chosen = ConfigPath.resolve(config)
+        chosen.announce("run")
+        let config = chosen.path
         let logging = LogSetup.start(configPath: config, override: level)
         let options = KioskLoop.Options(configPath: config, logLevel: level, injectedStall: stall,
                                         environment: ProcessInfo.processInfo.environment)

@@ -24,8 +24,8 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "The evemu recording to replay first; without it the scene is shown as it starts.")
     var trace: String?
 
-    @Option(help: "The kiosk config file (TOML): the scene, and [display]'s card, connector, mode, pixel format, rotation and font.")
-    var config = "config/kiosk.toml"
+    @Option(help: "The kiosk config file (TOML): the scene, and [display]'s card, connector, mode, pixel format, rotation and font; default: /etc/kiosk/kiosk.conf when it exists, else a checkout's config/kiosk.toml.")
+    var config: String?
 
     @Option(help: "The DRM card, e.g. /dev/dri/card1; default: the config's, else the first card with a connected connector.")
     var card: String?
@@ -49,6 +49,9 @@ struct ShowCommand: ParsableCommand {
     var font: String?
 
     func run() throws {
+        let chosen = ConfigPath.resolve(config)
+        chosen.announce("show")
+        let config = chosen.path
         let settings: DisplaySettings
         do {
             settings = try KioskConfiguration.load(path: config).runtime.display

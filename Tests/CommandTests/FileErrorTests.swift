@@ -22,7 +22,9 @@ struct FileErrorTests {
                     "isn't in the correct format"] {
             #expect(!r.stderr.contains(raw), "\(r.stderr)", sourceLocation: sourceLocation)
         }
-        return r.stderr
+        // The line saying which config the command took by default is not the error.
+        return r.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("kiosk replay: config ") }.joined(separator: "\n")
     }
 
     @Test func aDirectoryAsTheTraceIsSaidToBeOne() throws {

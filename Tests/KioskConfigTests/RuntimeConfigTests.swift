@@ -46,6 +46,9 @@ let everyRuntimeKey = """
     flip_y = true
     jitter = 3
     minimum_pressure = 30
+    minimum_touch_duration = 0.04
+    maximum_touch_size = 12.5
+    ignore = [[0, 0, 800, 6], [0, 474, 800, 6]]
 
     [log]
     serial = "/dev/ttyAMA0"
@@ -215,7 +218,7 @@ struct RuntimeErrorTests {
         ("[input]\ndevice = \"\"", "device",
          "input.device: must not be empty; expected \"/dev/input/event2\" or a device name such as \"generic ft5x06 (79)\", or leave the key out"),
         ("[input]\ncalibrate = [1, 0, 0, 0, 1, 0]", "calibrate",
-         "input.calibrate: unknown key in [input]; did you mean 'calibration'? Allowed: device, directory, grab, calibration, pointercal, rotation, flip_x, flip_y, jitter, minimum_pressure"),
+         "input.calibrate: unknown key in [input]; did you mean 'calibration'? Allowed: device, directory, grab, calibration, pointercal, rotation, flip_x, flip_y, jitter, minimum_pressure, minimum_touch_duration, maximum_touch_size, ignore"),
     ])
     func input(sections: String, needle: String, expected: String) throws {
         try expectRefused(sections, at: needle, expected)

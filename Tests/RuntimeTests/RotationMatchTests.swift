@@ -15,7 +15,7 @@ struct RotationMatchTests {
     /// calibration the loop builds.
     static func touch(panelX px: Int, panelY py: Int, display: DisplayRotation, input: InputSettings) throws -> (x: Double, y: Double) {
         let panel = display.panelSize(width: scene.width, height: scene.height)
-        let turn = KioskLoop.touchRotation(input, display: display)
+        let turn = input.touchRotation(displayRotation: display.degrees)
         let calibration = try TouchCalibration.identity.rotated(clockwise: turn).flipped(horizontally: input.flipX, vertically: input.flipY)
         // The glass reports the pixel's centre in its own (the panel's) coordinates, normalised.
         let (u, v) = calibration.apply((Double(px) + 0.5) / Double(panel.width), (Double(py) + 0.5) / Double(panel.height))
@@ -53,8 +53,8 @@ struct RotationMatchTests {
         // The controller reports the top-left corner where the picture's bottom-right is.
         let t = try Self.touch(panelX: 0, panelY: 0, display: .upright, input: input)
         #expect(abs(t.x - 799.5) < 1e-6 && abs(t.y - 479.5) < 1e-6, "\(t)")
-        #expect(KioskLoop.touchRotation(input, display: .clockwise90) == 180, "given, it is not derived from the display's")
-        #expect(KioskLoop.touchRotation(InputSettings(), display: .clockwise90) == 270)
-        #expect(KioskLoop.touchRotation(InputSettings(), display: .clockwise270) == 90)
+        #expect(input.touchRotation(displayRotation: DisplayRotation.clockwise90.degrees) == 180, "given, it is not derived from the display's")
+        #expect(InputSettings().touchRotation(displayRotation: DisplayRotation.clockwise90.degrees) == 270)
+        #expect(InputSettings().touchRotation(displayRotation: DisplayRotation.clockwise270.degrees) == 90)
     }
 }

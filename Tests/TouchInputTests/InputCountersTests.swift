@@ -97,16 +97,22 @@ struct InputCountersTests {
         c.reusedTrackingIDs = 4
         c.releasesWithoutPress = 5
         c.rejectedEvents = 6
-        c.unplugCancelledTouches = 7
-        c.devicesAttached = 8
-        c.devicesRemoved = 9
+        c.shortTouchesDropped = 7
+        c.largeTouchesDropped = 8
+        c.ignoredRegionTouches = 9
+        c.unplugCancelledTouches = 10
+        c.devicesAttached = 11
+        c.devicesRemoved = 12
         let fields = c.fields()
         #expect(fields.map(\.key) == [
             "input.resyncs", "input.slot_overflows", "input.out_of_range", "input.tracking_id_reuse",
-            "input.releases_without_press", "input.rejected_events", "input.unplug_cancelled", "input.devices_attached",
+            "input.releases_without_press", "input.rejected_events",
+            "input.filtered_short", "input.filtered_large", "input.filtered_region", "input.unplug_cancelled", "input.devices_attached",
             "input.devices_removed",
         ])
-        #expect(fields.map(\.value) == Array(1...9))
+        #expect(fields.map(\.value) == Array(1...12))
+        // The filters' counts are carried by + too: a run's totals add up across devices.
+        #expect((c + c).ignoredRegionTouches == 18 && (c + c).shortTouchesDropped == 14 && (c + c).largeTouchesDropped == 16)
         #expect(InputCounters(decoding: TouchDecoder.Counters(), resyncs: 3).resyncs == 3)
     }
 }

@@ -7,7 +7,8 @@ import Scene
 // Config text as `kiosk check-config` and `kiosk replay` read it: TOML, the semantic checks, the
 // resolved text check-config prints (which must read back), and the scene built from it, played a
 // touch on each view (a press, a drag, a lift) with its decisions written out as text, as
-// `kiosk replay` prints them: a file check-config accepts must replay.
+// `kiosk replay` prints them: a file check-config accepts must replay. And kiosk calibrate's
+// in-place write of [input] calibration into it.
 fuzz { data in
     let text = String(decoding: data, as: UTF8.self)
     guard let config = try? KioskConfiguration.parse(text, file: "fuzz.toml") else { return }
@@ -16,6 +17,18 @@ fuzz { data in
         _ = try KioskConfiguration.parse(resolved, file: "fuzz.toml (resolved)")
     } catch {
         fatalError("check-config's output does not read back: \(error)\n\(resolved)")
+    }
+
+    // kiosk calibrate's in-place write: whatever the file, the written matrix reads back and
+    // nothing else changes (a pointercal is refused, not overwritten).
+    let matrix = [1.0625, -0.001, -0.03125, 0.0, 0.96, 0.02]
+    if let written = try? CalibrationWriter.write(matrix, into: text) {
+        guard let back = try? KioskConfiguration.parse(written, file: "fuzz.toml (calibrated)") else {
+            fatalError("the calibrated file does not read back:\n\(written)")
+        }
+        var expected = config.runtime
+        expected.input.calibration = matrix
+        guard back.runtime == expected else { fatalError("the calibration write changed more than the matrix:\n\(written)") }
     }
 
     let trace = DecisionTrace(enabled: true)

@@ -44,13 +44,10 @@ extension KioskLoop {
 
     /// `[input] rotation` when given; else the turn that matches the display's, so a touch lands
     /// on what is drawn under the finger (flutter-pi#282: the two can still be set apart).
-    static func touchRotation(_ settings: InputSettings, display: DisplayRotation) -> Int {
-        settings.rotation ?? display.matchingTouchRotation
-    }
-
     /// The touchscreen `[input]` names, for the scene's size and the display's turn.
     func openInput() {
-        liveInput?.open(configuration.runtime.input, screen: Size(width: Double(shadow.width), height: Double(shadow.height)), display: pipeline.rotation)
+        liveInput?.open(configuration.runtime.input, screen: Size(width: Double(shadow.width), height: Double(shadow.height)), display: pipeline.rotation,
+                        panel: scene.engine.metrics)
     }
 
     func logStart(_ output: any FrameOutput, rotation turn: DisplayRotation) {

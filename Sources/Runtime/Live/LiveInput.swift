@@ -1,4 +1,5 @@
 import Display
+import Gestures
 import InputEvents
 import KioskConfig
 import KioskCore
@@ -21,27 +22,23 @@ final class LiveInput {
     }
 
     /// Opens the touchscreen `settings` name, for a scene of `screen` pixels shown turned by
-    /// `display`; a watcher open before (a reload) is replaced. Frames found already go to `deliver`.
-    func open(_ settings: InputSettings, screen: Size, display: DisplayRotation) {
-        let recipe = CalibrationRecipe(matrix: settings.calibration, pointercal: settings.pointercal,
-                                       rotation: KioskLoop.touchRotation(settings, display: display),
-                                       flipX: settings.flipX, flipY: settings.flipY)
+    /// `display`, sizes in millimetres through `panel`; a watcher open before (a reload) is replaced. Frames found already go to `deliver`.
+    func open(_ settings: InputSettings, screen: Size, display: DisplayRotation, panel: PanelMetrics) {
         // Until the device is known: the matrix; a pointercal file applies once a device is found.
         var calibration = TouchCalibration.identity
         do {
-            calibration = try recipe.calibration(for: nil, screen: screen)
+            calibration = try settings.touchCalibration(displayRotation: display.degrees, screen: screen)
         } catch {
             log.error("input calibration refused", metadata: ["input.error": "\(error)"])
         }
-        let filters = TouchFilters(jitterUnits: Int32(settings.jitterUnits),
-                                   minimumPressure: settings.minimumPressure > 0 ? Int32(settings.minimumPressure) : nil)
+        let filters = settings.touchFilters(panel: panel)
         if let old = watcher { retired = retired + old.counters }
         watcher = nil
         do {
             let watcher = try TouchscreenWatcher(directory: settings.directory, wanted: settings.device, grab: settings.grab,
                                                  screen: screen, calibration: calibration, filters: filters, clock: clock)
             if settings.pointercal != nil {
-                watcher.calibrate = { device in try recipe.calibration(for: device, screen: screen) }
+                watcher.calibrate = { device in try settings.touchCalibration(displayRotation: display.degrees, device: device, screen: screen) }
             }
             self.watcher = watcher
             watcher.attach { handle($0, deliver: { _ in }) }
