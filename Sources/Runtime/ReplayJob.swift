@@ -20,12 +20,15 @@ public struct ReplayJob {
     public var positionAxes: String?
     /// Where to write the final frame as a PNG, drawn as the screen would show it.
     public var screenshotPath: String?
+    /// Frames shown at this refresh rate's vblanks on the virtual clock, latency measured; nil: shown at once.
+    public var refreshHz: Int?
 
-    public init(tracePath: String?, configPath: String, positionAxes: String? = nil, screenshotPath: String? = nil) {
+    public init(tracePath: String?, configPath: String, positionAxes: String? = nil, screenshotPath: String? = nil, refreshHz: Int? = nil) {
         self.tracePath = tracePath
         self.configPath = configPath
         self.positionAxes = positionAxes
         self.screenshotPath = screenshotPath
+        self.refreshHz = refreshHz
     }
 
     /// The largest trace read: some hours of a busy panel, far more than a replay needs.
@@ -38,6 +41,8 @@ public struct ReplayJob {
         public var state: String
         /// The decision trace, a line per decision.
         public var decisions: String
+        /// Input-to-flip latency, with `refreshHz`.
+        public var latency: LatencyReport?
     }
 
     /// Loads the config and the trace and plays it on the virtual clock: what every command that
@@ -52,7 +57,7 @@ public struct ReplayJob {
         guard let tracePath else {
             do {
                 return try Replay(trace: EvemuTrace(device: .ft5406), configuration: configuration,
-                                  traceDecisions: traceDecisions, draws: draws)
+                                  traceDecisions: traceDecisions, draws: draws, refreshHz: refreshHz)
             } catch {
                 throw ReplayJobError("\(error)")
             }
@@ -72,7 +77,8 @@ public struct ReplayJob {
             axes = (x, y)
         }
         do {
-            return try Replay(trace: trace, configuration: configuration, traceDecisions: traceDecisions, positionAxes: axes, draws: draws)
+            return try Replay(trace: trace, configuration: configuration, traceDecisions: traceDecisions, positionAxes: axes, draws: draws,
+                              refreshHz: refreshHz)
         } catch {
             throw ReplayJobError("\(tracePath): \(error)")
         }
@@ -93,7 +99,8 @@ public struct ReplayJob {
         return Outputs(
             events: events.isEmpty ? "" : events.joined(separator: "\n") + "\n",
             state: replay.stateJSON,
-            decisions: decisions.isEmpty ? "" : decisions.joined(separator: "\n") + "\n"
+            decisions: decisions.isEmpty ? "" : decisions.joined(separator: "\n") + "\n",
+            latency: replay.latency
         )
     }
 }

@@ -36,13 +36,25 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "The axes that carry the position on a single-touch device, e.g. ABS_Z,ABS_RX.")
     var positionAxes: String?
 
+    @Option(help: ArgumentHelp(
+        "Show frames at this refresh rate's vblanks on the virtual clock and report input-to-flip latency on standard error.",
+        valueName: "hz"))
+    var refresh: Int?
+
+    func validate() throws {
+        if let refresh, !(1...1000).contains(refresh) {
+            throw ValidationError("--refresh: \(refresh) Hz is not a refresh rate; give 1 to 1000 (a panel's is 60)")
+        }
+    }
+
     func run() throws {
         do {
             // Checked first: a replay can take a while, and its outputs should not be lost at the end.
             for (path, what) in outputs { try TextFile.checkWritable(path, what: what) }
             let outputs = try ReplayJob(
-                tracePath: trace, configPath: config, positionAxes: positionAxes, screenshotPath: screenshot
+                tracePath: trace, configPath: config, positionAxes: positionAxes, screenshotPath: screenshot, refreshHz: refresh
             ).run()
+            if let latency = outputs.latency { FileHandle.standardError.write(Data("\(latency)\n".utf8)) }
             if let events {
                 try TextFile.write(outputs.events, to: events, what: "the events (--events)")
             } else {

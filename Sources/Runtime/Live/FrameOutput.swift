@@ -66,25 +66,34 @@ public final class HeadlessOutput: FrameOutput {
     /// The clock a "flip" reads: headless frames are on screen as soon as they are presented.
     private let now: () -> Instant
 
-    public init(width: Int, height: Int, format: PixelFormat, now: @escaping () -> Instant) throws(RenderError) {
+    /// With a refresh rate, flips complete at the next vblank on the clock, not at once.
+    public private(set) var vblank: SimulatedVBlank?
+
+    public init(width: Int, height: Int, format: PixelFormat, refreshHz: Int? = nil, now: @escaping () -> Instant) throws(RenderError) {
         display = try HeadlessDisplay(width: width, height: height, format: format)
+        vblank = refreshHz.map(SimulatedVBlank.init)
         self.now = now
     }
 
-    public var summary: String { "headless \(width)x\(height)@60 \(display.screen.format)" }
+    public var summary: String { "headless \(width)x\(height)@\(refreshHz) \(display.screen.format)" }
     public var width: Int { display.screen.width }
     public var height: Int { display.screen.height }
-    public var refreshHz: Int { 60 }
+    public var refreshHz: Int { vblank?.refreshHz ?? 60 }
     public var pollDescriptor: Int32? { nil }
-    public var isFlipPending: Bool { false }
+    public var isFlipPending: Bool { vblank?.pendingFlip != nil }
     public func copy(from shadow: PixelBuffer, damage: [Rect], rotation: DisplayRotation) throws(DisplayError) {
         display.copy(from: shadow, damage: damage, rotation: rotation)
     }
     public func present() throws(DisplayError) {
+        if vblank != nil { return vblank!.queueFlip(at: now()) }
         flipCount += 1
         lastFlipTime = now()
     }
-    public func handleEvents() throws(DisplayError) {}
+    public func handleEvents() throws(DisplayError) {
+        guard let shown = vblank?.completeFlip(by: now()) else { return }
+        flipCount += 1
+        lastFlipTime = shown
+    }
     public func setPower(on: Bool) throws(DisplayError) { isPoweredOn = on }
     public func recover() throws(DisplayError) {}
     @discardableResult

@@ -98,6 +98,8 @@ public final class KioskLoop {
     /// The kernel's device events, for display hotplug; nil when not live or refused.
     var hotplug: DisplayHotplugSocket?
     var nextDisplayRetry: Instant?
+    /// On a paced output, when the next frame is drawn (KioskLoop+Pacing.swift).
+    var repaintAt: Instant?
     var nextStats: Instant?
     var reloadPending = false
     /// The counts of touchscreen watchers a reload replaced: the stats line's totals are the run's.
@@ -326,7 +328,7 @@ public final class KioskLoop {
         // Never with a finger on the glass: its lift would be taken for a wake and lost.
         if (input?.activeTouchCount ?? 0) == 0, blanking.shouldBlank(at: now) { blank(true, at: now) }
         if displayDown, let retry = nextDisplayRetry, now >= retry { recoverDisplay(at: now) }
-        if let output, !displayDown, !blanking.isBlanked, !output.isFlipPending { drawFrame(at: now) }
+        if let output, !displayDown, !blanking.isBlanked, !output.isFlipPending, repaintDue(at: now) { drawFrame(at: now) }
         noteFlips()
 
         if let pump = logPump {
@@ -476,6 +478,7 @@ public final class KioskLoop {
             consider(now.adding(seconds: 1 / Double(output.refreshHz)))
         }
         consider(nextStats)
+        if let repaintAt, repaintAt > now { consider(repaintAt) }
         // A new touchscreen node that refused to open is looked at again when udev's time is up.
         consider(input?.nextDeadline)
         if (input?.activeTouchCount ?? 0) == 0 { consider(blanking.deadline) }
