@@ -103,15 +103,16 @@ public enum FrameCopy {
                     while x + 4 <= txEnd {
                         let s = rotation.shadowPixel(panelX: x, panelY: y, shadowWidth: shadow.width, shadowHeight: shadow.height)
                         let from = UnsafeRawPointer(shadow.bytes + s.y * shadow.stride + (s.x - (mirrored ? 3 : 0)) * size)
-                        let r0 = from.loadUnaligned(as: Block.self)
-                        let r1 = from.loadUnaligned(fromByteOffset: step, as: Block.self)
-                        let r2 = from.loadUnaligned(fromByteOffset: 2 * step, as: Block.self)
-                        let r3 = from.loadUnaligned(fromByteOffset: 3 * step, as: Block.self)
+                        let columns = transposed(
+                            from.loadUnaligned(as: Block.self), from.loadUnaligned(fromByteOffset: step, as: Block.self),
+                            from.loadUnaligned(fromByteOffset: 2 * step, as: Block.self), from.loadUnaligned(fromByteOffset: 3 * step, as: Block.self))
                         let to = target.bytes + y * target.stride + x * size
-                        for j in 0..<4 {
-                            let lane = mirrored ? 3 - j : j
-                            to.storeBytes(of: Block(r0[lane], r1[lane], r2[lane], r3[lane]), toByteOffset: j * target.stride, as: Block.self)
-                        }
+                        // Column j of the block is target row y + j (90°) or y + 3 − j (270°).
+                        let row = target.stride
+                        to.storeBytes(of: columns.0, toByteOffset: mirrored ? 3 * row : 0, as: Block.self)
+                        to.storeBytes(of: columns.1, toByteOffset: mirrored ? 2 * row : row, as: Block.self)
+                        to.storeBytes(of: columns.2, toByteOffset: mirrored ? row : 2 * row, as: Block.self)
+                        to.storeBytes(of: columns.3, toByteOffset: mirrored ? 0 : 3 * row, as: Block.self)
                         x += 4
                     }
                     copyPixels(Pixel.self, from: shadow, to: target, columns: x..<txEnd, rows: y..<(y + 4), rotation: rotation)
@@ -122,6 +123,16 @@ public enum FrameCopy {
             }
             ty = tyEnd
         }
+    }
+
+    /// The columns of the 4x4 block whose rows are `r0`...`r3`: two rounds of even/odd
+    /// interleaving, which compile to vector shuffles (a lane picked at run time would not).
+    @inline(__always)
+    private static func transposed<Pixel: SIMDScalar>(_ r0: SIMD4<Pixel>, _ r1: SIMD4<Pixel>, _ r2: SIMD4<Pixel>, _ r3: SIMD4<Pixel>)
+        -> (SIMD4<Pixel>, SIMD4<Pixel>, SIMD4<Pixel>, SIMD4<Pixel>) {
+        let r01 = SIMD8(lowHalf: r0, highHalf: r1), r23 = SIMD8(lowHalf: r2, highHalf: r3)
+        let even = SIMD8(lowHalf: r01.evenHalf, highHalf: r23.evenHalf), odd = SIMD8(lowHalf: r01.oddHalf, highHalf: r23.oddHalf)
+        return (even.evenHalf, odd.evenHalf, even.oddHalf, odd.oddHalf)
     }
 
     /// Pixel by pixel along target rows: the edges of a tile, and the upside-down turn.

@@ -41,7 +41,7 @@ public struct Replay {
     /// drawn through damage tracking into a headless display, as on the kiosk.
     public init(
         trace: EvemuTrace, configuration: KioskConfiguration, traceDecisions: Bool = true,
-        positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil, draws: Bool = false, refreshHz: Int? = nil
+        positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil, draws: Bool = false, vblank: SimulatedVBlank? = nil
     ) throws {
         origin = trace.events.first?.time ?? .zero
         endTime = origin
@@ -49,9 +49,9 @@ public struct Replay {
         settings.runtime.display.blankAfterSeconds = 0
         let clock = VirtualClock(origin)
         var output: FrameOutput?
-        if draws || refreshHz != nil {
+        if draws || vblank != nil {
             let (w, h) = KioskLoop.sceneSize(settings)
-            output = try HeadlessOutput(width: w, height: h, format: KioskLoop.pixelFormat(settings.runtime.display), refreshHz: refreshHz,
+            output = try HeadlessOutput(width: w, height: h, format: KioskLoop.pixelFormat(settings.runtime.display), vblank: vblank,
                                         now: { clock.now })
         }
         loop = try KioskLoop(replaying: settings, output: output, traceDecisions: traceDecisions, clock: { clock.now })

@@ -1,3 +1,4 @@
+import Display
 import Foundation
 import Gestures
 import InputEvents
@@ -20,15 +21,15 @@ public struct ReplayJob {
     public var positionAxes: String?
     /// Where to write the final frame as a PNG, drawn as the screen would show it.
     public var screenshotPath: String?
-    /// Frames shown at this refresh rate's vblanks on the virtual clock, latency measured; nil: shown at once.
-    public var refreshHz: Int?
+    /// Frames shown at these vblanks on the virtual clock, latency measured; nil: shown at once.
+    public var vblank: SimulatedVBlank?
 
-    public init(tracePath: String?, configPath: String, positionAxes: String? = nil, screenshotPath: String? = nil, refreshHz: Int? = nil) {
+    public init(tracePath: String?, configPath: String, positionAxes: String? = nil, screenshotPath: String? = nil, vblank: SimulatedVBlank? = nil) {
         self.tracePath = tracePath
         self.configPath = configPath
         self.positionAxes = positionAxes
         self.screenshotPath = screenshotPath
-        self.refreshHz = refreshHz
+        self.vblank = vblank
     }
 
     /// The largest trace read: some hours of a busy panel, far more than a replay needs.
@@ -41,7 +42,7 @@ public struct ReplayJob {
         public var state: String
         /// The decision trace, a line per decision.
         public var decisions: String
-        /// Input-to-flip latency, with `refreshHz`.
+        /// Input-to-flip latency, with `vblank`.
         public var latency: LatencyReport?
     }
 
@@ -57,7 +58,7 @@ public struct ReplayJob {
         guard let tracePath else {
             do {
                 return try Replay(trace: EvemuTrace(device: .ft5406), configuration: configuration,
-                                  traceDecisions: traceDecisions, draws: draws, refreshHz: refreshHz)
+                                  traceDecisions: traceDecisions, draws: draws, vblank: vblank)
             } catch {
                 throw ReplayJobError("\(error)")
             }
@@ -78,7 +79,7 @@ public struct ReplayJob {
         }
         do {
             return try Replay(trace: trace, configuration: configuration, traceDecisions: traceDecisions, positionAxes: axes, draws: draws,
-                              refreshHz: refreshHz)
+                              vblank: vblank)
         } catch {
             throw ReplayJobError("\(tracePath): \(error)")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Display
 import Foundation
 import KioskCore
 import Runtime
@@ -41,9 +42,19 @@ struct ReplayCommand: ParsableCommand {
         valueName: "hz"))
     var refresh: Int?
 
+    @Option(help: ArgumentHelp("With --refresh: where the first vblank falls on the trace's clock, in milliseconds (default 0).",
+                               valueName: "ms"))
+    var vblankPhase: Double?
+
     func validate() throws {
         if let refresh, !(1...1000).contains(refresh) {
             throw ValidationError("--refresh: \(refresh) Hz is not a refresh rate; give 1 to 1000 (a panel's is 60)")
+        }
+        if let vblankPhase {
+            guard refresh != nil else { throw ValidationError("--vblank-phase needs --refresh") }
+            guard vblankPhase.isFinite, vblankPhase >= 0, vblankPhase < 1000 else {
+                throw ValidationError("--vblank-phase: \(vblankPhase) ms; give 0 to one refresh's length in milliseconds")
+            }
         }
     }
 
@@ -52,7 +63,8 @@ struct ReplayCommand: ParsableCommand {
             // Checked first: a replay can take a while, and its outputs should not be lost at the end.
             for (path, what) in outputs { try TextFile.checkWritable(path, what: what) }
             let outputs = try ReplayJob(
-                tracePath: trace, configPath: config, positionAxes: positionAxes, screenshotPath: screenshot, refreshHz: refresh
+                tracePath: trace, configPath: config, positionAxes: positionAxes, screenshotPath: screenshot,
+                vblank: refresh.map { SimulatedVBlank(refreshHz: $0, phaseMicroseconds: Int64(((vblankPhase ?? 0) * 1000).rounded())) }
             ).run()
             if let latency = outputs.latency { FileHandle.standardError.write(Data("\(latency)\n".utf8)) }
             if let events {

@@ -18,6 +18,13 @@ struct SimulatedVBlankTests {
         #expect(b.microseconds - a.microseconds == 1_000_000)
     }
 
+    @Test func aPhaseMovesEveryVBlank() {
+        let v = SimulatedVBlank(refreshHz: 60, phaseMicroseconds: 5_000)
+        #expect(v.nextVBlank(after: Instant(microseconds: 0)) == Instant(microseconds: 5_000))
+        #expect(v.nextVBlank(after: Instant(microseconds: 5_000)) == Instant(microseconds: 21_667))
+        #expect(v.nextVBlank(after: Instant(microseconds: 1_004_999)) == Instant(microseconds: 1_005_000))
+    }
+
     @Test func aFlipCompletesAtTheNextVBlankNotBefore() {
         var v = SimulatedVBlank(refreshHz: 60)
         v.queueFlip(at: Instant(microseconds: 20_000))

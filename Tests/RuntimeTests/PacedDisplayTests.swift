@@ -37,7 +37,7 @@ struct PacedDisplayTests {
 
     func latency(_ trace: EvemuTrace) throws -> LatencyReport {
         let replay = try Replay(trace: trace, configuration: KioskConfiguration.load(path: Self.configPath), traceDecisions: false,
-                                refreshHz: 60)
+                                vblank: SimulatedVBlank(refreshHz: 60))
         return try #require(replay.latency)
     }
 
@@ -69,7 +69,7 @@ struct PacedDisplayTests {
         init() throws {
             let clock = VirtualClock(Instant(seconds: 100))
             self.clock = clock
-            output = try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, refreshHz: 60, now: { clock.now })
+            output = try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, vblank: SimulatedVBlank(refreshHz: 60), now: { clock.now })
             loop = try KioskLoop(replaying: KioskConfiguration.load(path: PacedDisplayTests.configPath), output: output,
                                  traceDecisions: false, recordsEvents: false, clock: { clock.now })
             loop.tick(at: clock.now)

@@ -69,9 +69,9 @@ public final class HeadlessOutput: FrameOutput {
     /// With a refresh rate, flips complete at the next vblank on the clock, not at once.
     public private(set) var vblank: SimulatedVBlank?
 
-    public init(width: Int, height: Int, format: PixelFormat, refreshHz: Int? = nil, now: @escaping () -> Instant) throws(RenderError) {
+    public init(width: Int, height: Int, format: PixelFormat, vblank: SimulatedVBlank? = nil, now: @escaping () -> Instant) throws(RenderError) {
         display = try HeadlessDisplay(width: width, height: height, format: format)
-        vblank = refreshHz.map(SimulatedVBlank.init)
+        self.vblank = vblank
         self.now = now
     }
 
