@@ -57,13 +57,14 @@ extension DRMDisplay: FrameOutput {
     }
 }
 
-/// Frames drawn into memory and shown at once: a bench without a panel, and the tests.
+/// Frames drawn into memory and shown at once, or at the next vblank of a simulated refresh: a
+/// bench without a panel, and the tests.
 public final class HeadlessOutput: FrameOutput {
     public let display: HeadlessDisplay
     public private(set) var flipCount = 0
     public private(set) var lastFlipTime = Instant.zero
     public private(set) var isPoweredOn = true
-    /// The clock a "flip" reads: headless frames are on screen as soon as they are presented.
+    /// The clock a "flip" reads: without `vblank`, frames are on screen as soon as they are presented.
     private let now: () -> Instant
 
     /// With a refresh rate, flips complete at the next vblank on the clock, not at once.
