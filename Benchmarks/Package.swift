@@ -35,6 +35,7 @@ let package = Package(
             name: "TouchDecoding",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkThresholds",
                 .product(name: "Gestures", package: kiosk),
                 // SyntheticTouchscreen: test tooling, outside the kiosk's own modules.
                 .product(name: "KioskTestSupport", package: kiosk),
@@ -52,6 +53,7 @@ let package = Package(
             name: "RenderFrame",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkThresholds",
                 .product(name: "Scene", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
             ] + wrappers,
@@ -63,6 +65,7 @@ let package = Package(
             dependencies: [
                 "LoopFixture",
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkThresholds",
                 .product(name: "Runtime", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
             ] + wrappers,
@@ -83,10 +86,26 @@ let package = Package(
             dependencies: ["LoopFixture"] + wrappers,
             path: "Sources/FrameAllocations"
         ),
+        // The copy to the panel, upright and turned (issue 14: a turned copy within 2x an upright one).
+        .executableTarget(
+            name: "DisplayCopy",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkThresholds",
+            ] + wrappers,  // Display among them
+            path: "Benchmarks/DisplayCopy",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Every target's tolerances against the committed static thresholds (Thresholds/).
+        .target(
+            name: "BenchmarkThresholds",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")]
+        ),
         .executableTarget(
             name: "GestureFrame",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkThresholds",
                 .product(name: "Gestures", package: kiosk),
                 .product(name: "Scene", package: kiosk),
             ] + wrappers,

@@ -1,7 +1,8 @@
 import KioskCore
 
 /// A display without DRM: frames land in a `PixelBuffer` (`screen`), for replays, benchmarks, tests
-/// and `[display] card = "headless"`.
+/// and `[display] card = "headless"`. Frames are shown at once, or, with a `SimulatedVBlank`, at
+/// the next vblank of a refresh on the clock, as a paced panel shows them.
 public final class HeadlessDisplay: FrameOutput {
     /// What the panel would show, in the panel's own orientation.
     public let screen: PixelBuffer
@@ -11,16 +12,20 @@ public final class HeadlessDisplay: FrameOutput {
     public private(set) var isPoweredOn = true
     /// The clock a flip reads.
     private let clock: any InstantClock
+    /// With a refresh rate, flips complete at the next vblank on the clock, not at once.
+    public private(set) var vblank: SimulatedVBlank?
 
-    public init(width: Int, height: Int, format: PixelFormat = .xrgb8888, clock: any InstantClock = MonotonicClock()) throws(DrawingResourceError) {
+    public init(width: Int, height: Int, format: PixelFormat = .xrgb8888, vblank: SimulatedVBlank? = nil,
+                clock: any InstantClock = MonotonicClock()) throws(DrawingResourceError) {
         screen = try PixelBuffer(width: width, height: height, format: format)
+        self.vblank = vblank
         self.clock = clock
     }
 
-    public var summary: String { "headless \(width)x\(height)@60 \(screen.format)" }
+    public var summary: String { "headless \(width)x\(height)@\(refreshHz) \(screen.format)" }
     public var width: Int { screen.width }
     public var height: Int { screen.height }
-    public var refreshHz: Int { 60 }
+    public var refreshHz: Int { vblank?.refreshHz ?? 60 }
     public var pollDescriptor: Int32? { nil }
 
     /// Copies the damaged rectangles of `shadow` onto the screen, turned by `rotation`.
@@ -28,17 +33,31 @@ public final class HeadlessDisplay: FrameOutput {
         FrameCopy.copy(from: shadow, to: PixelTarget(screen), damage: damage, rotation: rotation)
     }
 
+    /// Shown at once (its time returned), or, paced, queued for the next vblank (nil: a flip event follows).
     @discardableResult
-    public func present() throws(DisplayError) -> Instant? { flipDone() }
-
-    /// The one place a frame reaches the (memory) screen: at once, as presented.
-    private func flipDone() -> Instant {
-        flipCount += 1
-        lastFlipTime = clock.now
-        return lastFlipTime
+    public func present() throws(DisplayError) -> Instant? {
+        guard vblank != nil else { return flipDone(at: clock.now) }
+        vblank?.queueFlip(at: clock.now)
+        return nil
     }
 
-    public func handleEvents(_ flipped: (Instant) -> Void) throws(DisplayError) {}
+    /// The one place a frame reaches the (memory) screen.
+    private func flipDone(at time: Instant) -> Instant {
+        flipCount += 1
+        lastFlipTime = time
+        return time
+    }
+
+    /// Paced: the flip that completed by now, as DRM's flip event says it.
+    public func handleEvents(_ flipped: (Instant) -> Void) throws(DisplayError) {
+        guard let shown = vblank?.completeFlip(by: clock.now) else { return }
+        flipped(flipDone(at: shown))
+    }
+
+    /// The first vblank after `t`; nil when frames are shown at once.
+    public func nextVBlank(after t: Instant) -> Instant? { vblank?.nextVBlank(after: t) }
+    /// When the flip in flight completes; nil when none is.
+    public var flipCompletion: Instant? { vblank?.pendingFlip }
     public func setPower(on: Bool) throws(DisplayError) { isPoweredOn = on }
     public func recover() throws(DisplayError) {}
     @discardableResult

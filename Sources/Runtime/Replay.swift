@@ -28,7 +28,7 @@ public struct Replay {
     public private(set) var origin: Instant
     public private(set) var frameCount = 0
     /// The virtual clock when the scene went idle.
-    public private(set) var endTime: Instant
+    public internal(set) var endTime: Instant
     public private(set) var decoder: TouchDecoder
     /// `[input]`'s whole-touch filters; nil when they are off.
     public private(set) var frameFilter: TouchFrameFilter?
@@ -37,7 +37,7 @@ public struct Replay {
     /// drawn through damage tracking into a headless display, as on the kiosk.
     public init(
         trace: EvemuTrace, configuration: KioskConfiguration, traceDecisions: Bool = true,
-        positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil, draws: Bool = false
+        positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil, draws: Bool = false, vblank: SimulatedVBlank? = nil
     ) throws {
         origin = trace.events.first?.time ?? .zero
         endTime = origin
@@ -45,9 +45,10 @@ public struct Replay {
         settings.runtime.display.blankAfterSeconds = 0
         let clock = VirtualClock(origin)
         var output: (any FrameOutput)?
-        if draws {
+        if draws || vblank != nil {
             let (w, h) = KioskLoop.sceneSize(settings)
-            output = try HeadlessDisplay(width: w, height: h, format: KioskLoop.pixelFormat(settings.runtime.display), clock: clock)
+            output = try HeadlessDisplay(width: w, height: h, format: KioskLoop.pixelFormat(settings.runtime.display), vblank: vblank,
+                                         clock: clock)
         }
         loop = try KioskLoop(replaying: settings, output: output, traceDecisions: traceDecisions, clock: clock)
         let panel = settings.scene.panel
@@ -77,6 +78,7 @@ public struct Replay {
         // Touches that never moved on the position axes are a device that reports them elsewhere
         // (eGalax): replaying on would print nothing and look like a working trace.
         if positionAxes == nil, let diagnostic = decoder.diagnostic { throw ReplayError(diagnostic) }
+        runPacedWakes(through: nil, clock)
         runUntilIdle(clock)
     }
 
@@ -99,6 +101,7 @@ public struct Replay {
     }
 
     private mutating func deliver(_ frame: TouchFrame, _ clock: VirtualClock) {
+        runPacedWakes(through: frame.time, clock)
         clock.now = max(clock.now, frame.time)
         loop.process(frame)
         loop.tick(at: clock.now)

@@ -1,3 +1,4 @@
+import Display
 import Foundation
 import Gestures
 import InputEvents
@@ -20,12 +21,15 @@ public struct ReplayJob {
     public var positionAxes: String?
     /// Where to write the final frame as a PNG, drawn as the screen would show it.
     public var screenshotPath: String?
+    /// Frames shown at these vblanks on the virtual clock, latency measured; nil: shown at once.
+    public var vblank: SimulatedVBlank?
 
-    public init(tracePath: String?, configPath: String, positionAxes: String? = nil, screenshotPath: String? = nil) {
+    public init(tracePath: String?, configPath: String, positionAxes: String? = nil, screenshotPath: String? = nil, vblank: SimulatedVBlank? = nil) {
         self.tracePath = tracePath
         self.configPath = configPath
         self.positionAxes = positionAxes
         self.screenshotPath = screenshotPath
+        self.vblank = vblank
     }
 
     /// The largest trace read: some hours of a busy panel, far more than a replay needs.
@@ -38,6 +42,8 @@ public struct ReplayJob {
         public var state: String
         /// The decision trace, a line per decision.
         public var decisions: String
+        /// Input-to-flip latency, with `vblank`.
+        public var latency: LatencyReport?
     }
 
     /// Loads the config and the trace and plays it on the virtual clock: what every command that
@@ -52,7 +58,7 @@ public struct ReplayJob {
         guard let tracePath else {
             do {
                 return try Replay(trace: EvemuTrace(device: .ft5406), configuration: configuration,
-                                  traceDecisions: traceDecisions, draws: draws)
+                                  traceDecisions: traceDecisions, draws: draws, vblank: vblank)
             } catch {
                 throw ReplayJobError("\(error)")
             }
@@ -72,7 +78,8 @@ public struct ReplayJob {
             axes = (x, y)
         }
         do {
-            return try Replay(trace: trace, configuration: configuration, traceDecisions: traceDecisions, positionAxes: axes, draws: draws)
+            return try Replay(trace: trace, configuration: configuration, traceDecisions: traceDecisions, positionAxes: axes, draws: draws,
+                              vblank: vblank)
         } catch {
             throw ReplayJobError("\(tracePath): \(error)")
         }
@@ -93,7 +100,8 @@ public struct ReplayJob {
         return Outputs(
             events: events.isEmpty ? "" : events.joined(separator: "\n") + "\n",
             state: replay.stateJSON,
-            decisions: decisions.isEmpty ? "" : decisions.joined(separator: "\n") + "\n"
+            decisions: decisions.isEmpty ? "" : decisions.joined(separator: "\n") + "\n",
+            latency: replay.latency
         )
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Display
 import Foundation
 import KioskCore
 import Runtime
@@ -36,6 +37,27 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "The axes that carry the position on a single-touch device, e.g. ABS_Z,ABS_RX.")
     var positionAxes: String?
 
+    @Option(help: ArgumentHelp(
+        "Show frames at this refresh rate's vblanks on the virtual clock and report input-to-flip latency on standard error.",
+        valueName: "hz"))
+    var refresh: Int?
+
+    @Option(help: ArgumentHelp("With --refresh: where the first vblank falls on the trace's clock, in milliseconds (default 0).",
+                               valueName: "ms"))
+    var vblankPhase: Double?
+
+    func validate() throws {
+        if let refresh, !(1...1000).contains(refresh) {
+            throw ValidationError("--refresh: \(refresh) Hz is not a refresh rate; give 1 to 1000 (a panel's is 60)")
+        }
+        if let vblankPhase {
+            guard refresh != nil else { throw ValidationError("--vblank-phase needs --refresh") }
+            guard vblankPhase.isFinite, vblankPhase >= 0, vblankPhase < 1000 else {
+                throw ValidationError("--vblank-phase: \(vblankPhase) ms; give 0 to one refresh's length in milliseconds")
+            }
+        }
+    }
+
     func run() throws {
         let chosen = ConfigPath.resolve(config)
         chosen.announce("replay")
@@ -44,8 +66,10 @@ struct ReplayCommand: ParsableCommand {
             // Checked first: a replay can take a while, and its outputs should not be lost at the end.
             for (path, what) in outputs { try TextFile.checkWritable(path, what: what) }
             let outputs = try ReplayJob(
-                tracePath: trace, configPath: config, positionAxes: positionAxes, screenshotPath: screenshot
+                tracePath: trace, configPath: config, positionAxes: positionAxes, screenshotPath: screenshot,
+                vblank: refresh.map { SimulatedVBlank(refreshHz: $0, phaseMicroseconds: Int64(((vblankPhase ?? 0) * 1000).rounded())) }
             ).run()
+            if let latency = outputs.latency { FileHandle.standardError.write(Data("\(latency)\n".utf8)) }
             if let events {
                 try TextFile.write(outputs.events, to: events, what: "the events (--events)")
             } else {

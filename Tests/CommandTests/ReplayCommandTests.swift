@@ -53,6 +53,20 @@ struct ReplayCommandTests {
         #expect(r.stdout.contains(#""recognizer": "swipe", "kind": "swipe", "state": "recognized""#))
     }
 
+    @Test func withRefreshTheLatencyToTheFlipIsReportedOnStandardError() throws {
+        let trace = try temporary("busy.evemu", busyScript().traceText)
+        let paced = try run(["replay", trace, "--refresh", "60", "--vblank-phase", "5.5"])
+        #expect(paced.status == 0, "\(paced.stderr)")
+        #expect(paced.stderr.contains("input to flip at 60 Hz (one refresh 16.67 ms): "), "\(paced.stderr)")
+        #expect(paced.stderr.contains(" p50 ") && paced.stderr.contains(" p99 ") && paced.stderr.contains(" max "))
+        // The events are the same with or without a paced display: only when frames are shown changes.
+        #expect(paced.stdout == (try run(["replay", trace])).stdout)
+        let bad = try run(["replay", trace, "--vblank-phase", "3"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--vblank-phase needs --refresh"), "\(bad.stderr)")
+        #expect(try run(["replay", trace, "--refresh", "0"]).stderr.contains("--refresh: 0 Hz is not a refresh rate"))
+    }
+
     @Test func theStateHasEveryViewWithItsKindsFields() throws {
         let trace = try temporary("busy.evemu", busyScript().traceText)
         let state = try temporary("state.json")

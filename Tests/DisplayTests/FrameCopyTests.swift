@@ -47,6 +47,50 @@ struct FrameCopyTests {
         }
     }
 
+    /// Sizes and damage that cut tiles (32 pixels) and blocks (4 pixels) at every edge: the turned
+    /// copies go tile by tile and block by block, with the odd pixels at the edges one by one.
+    @Test(arguments: DisplayRotation.allCases, [PixelFormat.xrgb8888, .rgb565])
+    func aTiledCopyWritesExactlyThePixelsTheRotationSays(rotation: DisplayRotation, format: PixelFormat) throws {
+        let (width, height) = (101, 71)
+        let shadow = try numberedShadow(width: width, height: height, format: format)
+        let size = rotation.panelSize(width: width, height: height)
+        for damage in [PixelRect(x: 0, y: 0, width: width, height: height), PixelRect(x: 3, y: 5, width: 66, height: 37),
+                       PixelRect(x: 97, y: 1, width: 4, height: 70), PixelRect(x: 31, y: 32, width: 2, height: 3)] {
+            let panel = try blankPanel(width: size.width, height: size.height, format: format)
+            panel.copy(from: shadow, damage: [Rect(x: Double(damage.x), y: Double(damage.y), width: Double(damage.width), height: Double(damage.height))],
+                       rotation: rotation)
+            let written = rotation.panelRect(damage, shadowWidth: width, shadowHeight: height)
+            var wrong = 0
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    let inside = x >= written.x && x < written.x + written.width && y >= written.y && y < written.y + written.height
+                    let s = rotation.shadowPixel(panelX: x, panelY: y, shadowWidth: width, shadowHeight: height)
+                    let expected = inside ? pixel(shadow, s.x, s.y) : (format == .xrgb8888 ? 0xeeee_eeee : 0xeeee)
+                    if pixel(panel.screen, x, y) != expected { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "\(rotation) \(format) damage \(damage): \(wrong) pixels wrong")
+        }
+    }
+
+    /// A panel larger than the turned shadow (a dumb buffer's pitch is wider than its pixels).
+    @Test(arguments: [DisplayRotation.clockwise90, .clockwise270], [PixelFormat.xrgb8888, .rgb565])
+    func aTurnedCopyIntoAWiderTargetLeavesTheRestAlone(rotation: DisplayRotation, format: PixelFormat) throws {
+        let shadow = try numberedShadow(width: 40, height: 36, format: format)
+        let panel = try blankPanel(width: 50, height: 45, format: format)
+        panel.copy(from: shadow, damage: [Rect(x: 0, y: 0, width: 40, height: 36)], rotation: rotation)
+        for y in 0..<45 {
+            for x in 0..<50 {
+                if x < 36 && y < 40 {
+                    let s = rotation.shadowPixel(panelX: x, panelY: y, shadowWidth: 40, shadowHeight: 36)
+                    #expect(pixel(panel.screen, x, y) == pixel(shadow, s.x, s.y))
+                } else {
+                    #expect(pixel(panel.screen, x, y) == (format == .xrgb8888 ? 0xeeee_eeee : 0xeeee))
+                }
+            }
+        }
+    }
+
     @Test func ninetyDegreesTurnsClockwiseLikeTheTouchRotation() throws {
         // The shadow's top-left corner lands at the panel's top-right, as (x, y) → (1 − y, x) for touches.
         let r = DisplayRotation.clockwise90.panelRect(PixelRect(x: 0, y: 0, width: 1, height: 1), shadowWidth: 800, shadowHeight: 480)

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkThresholds
 import Foundation
 import Gestures
 import KioskConfig
@@ -14,7 +15,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 100,
         scalingFactor: .one,
         maxDuration: .seconds(3),
-        maxIterations: 100_000
+        maxIterations: 100_000,
+        thresholds: Thresholds.perFrame
     )
 
     // The harness's own cost, measured the same way: what it counts here is not the engine's.

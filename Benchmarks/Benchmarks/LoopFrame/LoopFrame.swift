@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkThresholds
 import Display
 import Foundation
 import Gestures
@@ -17,7 +18,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 30,
         scalingFactor: .one,
         maxDuration: .seconds(3),
-        maxIterations: 5_000
+        maxIterations: 5_000,
+        thresholds: Thresholds.perFrame
     )
 
     // The harness's own cost, measured the same way: what it counts here is not the loop's.

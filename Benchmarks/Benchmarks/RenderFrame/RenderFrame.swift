@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkThresholds
 import CairoReference
 import Display
 import Foundation
@@ -18,7 +19,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 20,
         scalingFactor: .one,
         maxDuration: .seconds(3),
-        maxIterations: 5_000
+        maxIterations: 5_000,
+        thresholds: Thresholds.perFrame
     )
 
     Benchmark("full frame, XRGB8888 (Swift renderer)", closure: { (benchmark: Benchmark, f: Frames) in

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkThresholds
 import Gestures
 import InputEvents
 import KioskCore
@@ -16,7 +17,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 200,
         scalingFactor: .one,
         maxDuration: .seconds(3),
-        maxIterations: 100_000
+        maxIterations: 100_000,
+        thresholds: Thresholds.perFrame
     )
 
     Benchmark("baseline: empty measurement") { benchmark in

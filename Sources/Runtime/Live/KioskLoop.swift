@@ -74,6 +74,8 @@ public final class KioskLoop {
     var previousMask = sigset_t()
     /// Reused every wake-up: the loop allocates nothing of its own in steady state.
     var fds: [pollfd] = []
+    /// On a paced output, when the next frame is drawn (KioskLoop+Pacing.swift).
+    var repaintAt: Instant?
     var nextStats: Instant?
     var reloadPending = false
     /// Time spent delivering frames inside the input stage: the recognizers' stage, not input's.
@@ -241,7 +243,7 @@ public final class KioskLoop {
         if reloadPending, fingers.count == 0 { reload(at: now) }
         if fingers.count == 0, blanking.shouldBlank(at: now) { blank(at: now) }
         perform(display.tick(at: now), at: now)
-        if display.canDraw { drawFrame(at: now) }
+        if display.canDraw, repaintDue(at: now) { drawFrame(at: now) }
         if let pump = logPump {
             pump.service(now: now.seconds)
             pump.flush()
@@ -265,6 +267,7 @@ public final class KioskLoop {
         // An animation runs at the refresh rate; with page flips, the flip event paces it.
         if let output, scene.isAnimating, !display.isFlipPending { consider(now.adding(seconds: 1 / Double(output.refreshHz))) }
         consider(nextStats)
+        if let repaintAt, repaintAt > now { consider(repaintAt) }
         // A new touchscreen node that refused to open is looked at again when udev's time is up.
         consider(liveInput?.nextDeadline)
         if fingers.count == 0 { consider(blanking.deadline) }
