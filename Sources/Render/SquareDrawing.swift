@@ -52,9 +52,14 @@ extension SceneRenderer {
         // Where a settled square's image would put its center (at whole pixels), so the end of
         // the gesture does not shift the square by a fraction of a pixel.
         let half = Double(SquareImage.size(square)) / 2
-        let x = (look.center.x - half).rounded() + half, y = (look.center.y - half).rounded() + half
+        let x = (look.center.x - half).rounded() + half, y = (look.center.y - half).rounded() + half + SquareImage.drop(square)
+        // Only the box the turned shadow covers is composited, not the image's spare room: a
+        // clip to whole pixels costs nothing, and the resampling is the frame's main cost.
+        let reach = (shadow.reach * k * (abs(_cos(square.rotation)) + abs(_sin(square.rotation)))).rounded(.up) + 1
         cairo_save(cr)
-        cairo_translate(cr, x, y + SquareImage.drop(square))
+        cairo_rectangle(cr, (x - reach).rounded(.down), (y - reach).rounded(.down), 2 * reach + 1, 2 * reach + 1)
+        cairo_clip(cr)
+        cairo_translate(cr, x, y)
         cairo_rotate(cr, square.rotation)
         cairo_scale(cr, k, k)
         cairo_set_source_surface(cr, shadow.surface, -shadow.half, -shadow.half)
@@ -62,7 +67,7 @@ extension SceneRenderer {
         cairo_paint(cr)
         cairo_restore(cr)
         cairo_save(cr)
-        cairo_translate(cr, x, y)
+        cairo_translate(cr, x, y - SquareImage.drop(square))
         SquareImage.drawBody(cr, square)
         cairo_restore(cr)
     }
@@ -151,8 +156,15 @@ struct ShadowImage {
     /// From the image's corner to the shadow's center.
     let half: Double
 
-    /// The side of image a shadow of `look` needs (upright: its side and the widest layer).
-    static func needed(_ look: SquareLook) -> Int { Int((look.side + 2 * SceneRenderer.squareHalo).rounded(.up)) + 2 }
+    /// The side of image a shadow of `look` needs: upright, its side and the widest layer's spread
+    /// each side, with a pixel of anti-aliasing and one to spare.
+    static func needed(_ look: SquareLook) -> Int { Int((look.side + 2 * spread(look) + 4).rounded(.up)) }
+
+    /// How far the widest shadow layer reaches beyond the square's side.
+    static func spread(_ look: SquareLook) -> Double { 1 + 9 * (0.6 + 0.7 * look.raised) }
+
+    /// From the shadow's center to the edge of its ink, upright, at the side it was drawn for.
+    var reach: Double { side / 2 + Self.spread(SquareLook(side: side, rotation: 0, raised: raised, color: .init(red: 0, green: 0, blue: 0), transforming: true)) + 1 }
 
     init(_ look: SquareLook) {
         // A quarter larger than needed: a pinch that grows the square keeps the same memory.
