@@ -61,16 +61,22 @@ final class RenderTarget {
     func finish(x0: Int, y0: Int, x1: Int, y1: Int) {
         cairo_surface_flush(surface)
         guard let drawing, x1 > x0, y1 > y0 else { return }
-        for y in y0..<y1 {
-            let from = (drawing.bytes + y * drawing.stride).assumingMemoryBound(to: UInt32.self)
-            let to = (bytes + y * stride).assumingMemoryBound(to: UInt16.self)
-            let row = (y & 7) * 8
-            for x in x0..<x1 {
-                let v = from[x], d = Dither.offsets[row + (x & 7)]
-                let r = (Dither.five[Int(v >> 16 & 0xff)] + d) >> 8
-                let g = (Dither.six[Int(v >> 8 & 0xff)] + d) >> 8
-                let b = (Dither.five[Int(v & 0xff)] + d) >> 8
-                to[x] = UInt16(truncatingIfNeeded: r << 11 | g << 5 | b)
+        Dither.five.withUnsafeBufferPointer { five in
+            Dither.six.withUnsafeBufferPointer { six in
+                Dither.offsets.withUnsafeBufferPointer { offsets in
+                    for y in y0..<y1 {
+                        let from = (drawing.bytes + y * drawing.stride).assumingMemoryBound(to: UInt32.self)
+                        let to = (bytes + y * stride).assumingMemoryBound(to: UInt16.self)
+                        let row = (y & 7) * 8
+                        for x in x0..<x1 {
+                            let v = from[x], d = offsets[row + (x & 7)]
+                            let r = (five[Int(v >> 16 & 0xff)] &+ d) >> 8
+                            let g = (six[Int(v >> 8 & 0xff)] &+ d) >> 8
+                            let b = (five[Int(v & 0xff)] &+ d) >> 8
+                            to[x] = UInt16(truncatingIfNeeded: r << 11 | g << 5 | b)
+                        }
+                    }
+                }
             }
         }
     }
