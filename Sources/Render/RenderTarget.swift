@@ -61,19 +61,16 @@ final class RenderTarget {
     func finish(x0: Int, y0: Int, x1: Int, y1: Int) {
         cairo_surface_flush(surface)
         guard let drawing, x1 > x0, y1 > y0 else { return }
-        Dither.five.withUnsafeBufferPointer { five in
-            Dither.six.withUnsafeBufferPointer { six in
-                Dither.offsets.withUnsafeBufferPointer { offsets in
+        Dither.red.withUnsafeBufferPointer { red in
+            Dither.green.withUnsafeBufferPointer { green in
+                Dither.blue.withUnsafeBufferPointer { blue in
                     for y in y0..<y1 {
                         let from = (drawing.bytes + y * drawing.stride).assumingMemoryBound(to: UInt32.self)
                         let to = (bytes + y * stride).assumingMemoryBound(to: UInt16.self)
                         let row = (y & 7) * 8
                         for x in x0..<x1 {
-                            let v = from[x], d = offsets[row + (x & 7)]
-                            let r = (five[Int(v >> 16 & 0xff)] &+ d) >> 8
-                            let g = (six[Int(v >> 8 & 0xff)] &+ d) >> 8
-                            let b = (five[Int(v & 0xff)] &+ d) >> 8
-                            to[x] = UInt16(truncatingIfNeeded: r << 11 | g << 5 | b)
+                            let v = Int(from[x]), d = (row + (x & 7)) << 8
+                            to[x] = red[d | (v >> 16 & 0xff)] | green[d | (v >> 8 & 0xff)] | blue[d | (v & 0xff)]
                         }
                     }
                 }
@@ -84,18 +81,31 @@ final class RenderTarget {
 
 /// Ordered dithering from 8 to 5 or 6 bits: each level scaled to the narrower range in 1/256ths,
 /// plus an offset from the 8x8 Bayer matrix, keeps every 8x8 block's mean colour as drawn.
+/// Tables by Bayer cell and level (64 x 256 each), already shifted into place: a pixel is three
+/// loads, and a row touches only its eight cells' part.
 private enum Dither {
-    /// `v * 31 / 255` and `v * 63 / 255` in 1/256ths: what a level is worth in 5 or 6 bits.
-    static let five: [UInt32] = (0..<256).map { UInt32($0 * 31 * 256 / 255) }
-    static let six: [UInt32] = (0..<256).map { UInt32($0 * 63 * 256 / 255) }
+    static let red = table(bits: 5, shift: 11)
+    static let green = table(bits: 6, shift: 5)
+    static let blue = table(bits: 5, shift: 0)
+
+    private static func table(bits: Int, shift: Int) -> [UInt16] {
+        let top = (1 << bits) - 1
+        return (0..<64 * 256).map { i in
+            let cell = i >> 8, level = i & 0xff
+            // The level worth `level * top / 255` in 1/256ths, plus the cell's offset in (0, 256).
+            let value = (level * top * 256 / 255 + offsets[cell]) >> 8
+            return UInt16(min(top, value) << shift)
+        }
+    }
+
     /// The 8x8 Bayer matrix, row by row, as offsets in 1/256ths spread evenly over 0..<256.
-    static let offsets: [UInt32] = (0..<64).map { i in
+    static let offsets: [Int] = (0..<64).map { i in
         let x = i & 7, y = i >> 3
         var t = 0
         for bit in 0..<3 {
             let xb = x >> bit & 1, yb = y >> bit & 1
             t |= ((xb ^ yb) << (5 - 2 * bit)) | (yb << (4 - 2 * bit))
         }
-        return UInt32(t * 4 + 2)
+        return t * 4 + 2
     }
 }
