@@ -32,6 +32,13 @@ extension SceneRenderer {
         cairo_paint(cr)
     }
 
+    /// `look` with its side moved on by nearly `shadowRescale`, the way it moved from `side`.
+    private func ahead(_ look: SquareLook, from side: Double) -> SquareLook {
+        var next = look
+        next.side *= look.side > side ? 1 + 0.9 * Self.shadowRescale : 1 - 0.9 * Self.shadowRescale
+        return next
+    }
+
     /// The shadow is the costly part (ten translucent anti-aliased fills, three times dearer
     /// turned than upright): drawn once upright, it is composited under the square's rotation and
     /// scale with nearest sampling, which a soft shadow does not show; the opaque body over it is
@@ -40,7 +47,11 @@ extension SceneRenderer {
         let square = look.square
         if shadowImages.count <= index { shadowImages.append(contentsOf: repeatElement(nil, count: index + 1 - shadowImages.count)) }
         if shadowImages[index].map({ !$0.serves(square) }) ?? true {
-            if let old = shadowImages[index], old.fits(square) {
+            if let old = shadowImages[index], old.raised == square.raised, old.fits(ahead(square, from: old.side)) {
+                // A pinch goes on the way it went: drawn a little ahead of the side, the shadow
+                // serves nearly twice the change before it is drawn again.
+                shadowImages[index]!.redraw(ahead(square, from: old.side))
+            } else if let old = shadowImages[index], old.fits(square) {
                 shadowImages[index]!.redraw(square)
             } else {
                 if let old = shadowImages[index] { cairo_surface_destroy(old.surface) }
