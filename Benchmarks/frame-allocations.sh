@@ -16,7 +16,7 @@ swift build -c release --scratch-path "$scratch" --product FrameAllocations >/de
 probe=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/FrameAllocations
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for mode in rest drag; do
+for mode in rest drag transform; do
     for n in "$frames" $((frames * 2)); do
         heaptrack -o "$out/$mode-$n" "$probe" "$mode" "$n" >/dev/null
         # Only the sites by number of calls, every one of them (not the top 10).

@@ -30,8 +30,7 @@ public struct DamageTracker {
     /// As `damage(for:at:)`, into storage the caller keeps: once warmed up, nothing is allocated.
     public mutating func damage(for scene: KioskScene, at now: Instant, into rects: inout [Rect]) {
         rects.removeAll(keepingCapacity: true)
-        current.removeAll(keepingCapacity: true)
-        for i in scene.views.indices { current.append(ViewLook(scene, ViewID(i), at: now)) }
+        ViewLook.all(scene, at: now, into: &current)
         defer {
             swap(&previous, &current)
             hasPrevious = true
@@ -91,52 +90,5 @@ public struct DamageTracker {
         let x1 = min(screen.maxX, (r.maxX + 1).rounded(.up)), y1 = min(screen.maxY, (r.maxY + 1).rounded(.up))
         guard x1 > x0, y1 > y0 else { return nil }
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    }
-}
-
-/// Everything that decides how one view is drawn, and how far its ink reaches.
-struct ViewLook: Equatable {
-    var center: Point
-    var side: Double
-    var rotation: Double
-    var z: Int
-    var lifted: Bool
-    var highlighted: Bool
-    var taps: Int
-    var knob: Point
-    var isOn: Bool
-    var value: Double
-    var label: String
-    var bounds: Rect
-
-    init(_ scene: KioskScene, _ id: ViewID, at now: Instant) {
-        let v = scene.views[id.rawValue]
-        center = v.center
-        rotation = v.rotation
-        z = v.z
-        lifted = v.lifted
-        highlighted = v.isHighlighted
-        taps = v.taps
-        knob = scene.knobCenter(of: id, at: now)
-        isOn = v.isOn
-        value = v.value
-        label = v.label
-        switch v.kind {
-        case .square:
-            side = v.side * v.scale * scene.liftFactor(of: id, at: now)
-            // The bounding box of the rotated square, grown by its shadow and outline.
-            let c = abs(_cos(v.rotation)), s = abs(_sin(v.rotation))
-            let extent = side * (c + s) + 2 * SceneRenderer.squareHalo
-            bounds = Rect(center: v.center, size: Size(width: extent, height: extent))
-        case .canvas:
-            side = 0
-            bounds = v.baseFrame
-        case .slider:
-            side = 0
-            bounds = v.baseFrame.insetBy(-SceneRenderer.controlHalo).union(SceneRenderer.sliderLabelBox(v.baseFrame))
-        case .button, .toggle:
-            side = 0
-            bounds = v.baseFrame.insetBy(-SceneRenderer.controlHalo)
-        }
     }
 }

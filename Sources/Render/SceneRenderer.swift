@@ -8,9 +8,17 @@ public final class SceneRenderer {
     public let font: Font
     /// Reused every frame, so drawing allocates nothing of its own once warmed up.
     private var squareOrder: [Int] = []
+    private var looks: [ViewLook] = []
+    private var pixelClip: [Rect] = []
+    /// The surfaces over the last buffers drawn into (two: a test may draw into two in turn).
+    private var targets: [RenderTarget] = []
     /// Each square drawn once, shadow and all, and composited at its place while its look holds:
     /// a drag repaints one image instead of eleven anti-aliased fills.
-    private var squareImages: [SquareImage?] = []
+    var squareImages: [SquareImage?] = []
+    /// Each square's shadow, drawn upright and kept while a pinch or rotation is under way.
+    var shadowImages: [ShadowImage?] = []
+    /// False: a square being pinched or turned is drawn afresh every frame (the exact reference).
+    let cachesTransforms: Bool
 
     deinit { forgetSquareImages() }
 
@@ -18,11 +26,18 @@ public final class SceneRenderer {
     public func forgetSquareImages() {
         for image in squareImages { if let image { cairo_surface_destroy(image.surface) } }
         squareImages.removeAll(keepingCapacity: true)
+        for image in shadowImages { if let image { cairo_surface_destroy(image.surface) } }
+        shadowImages.removeAll(keepingCapacity: true)
     }
     private var buttonTexts: [(label: String, taps: Int, text: String)?] = []
     private var sliderTexts: [(percent: Int, text: String)?] = []
 
-    public init(font: Font) { self.font = font }
+    /// With `cachesTransforms` false, a square under a pinch or rotation is rasterised afresh every
+    /// frame instead of drawn from its cached shadow: slower, exact; what tests compare against.
+    public init(font: Font, cachesTransforms: Bool = true) {
+        self.font = font
+        self.cachesTransforms = cachesTransforms
+    }
 
     /// Loads the default font; the error names the font file when it is missing.
     public convenience init() throws(DrawingResourceError) { self.init(font: try Font()) }
@@ -62,50 +77,83 @@ public final class SceneRenderer {
 
     /// Draws the scene as it is at `now`; with `clip`, only those rectangles are touched.
     ///
-    /// Each clip rectangle is drawn on its own surface over the buffer's memory rather than through
-    /// a cairo clip: cairo anti-aliases a clipped fill through another path, a level off here and
-    /// there, and the damaged part of a frame must match a full redraw pixel for pixel.
+    /// One cairo context over the buffer, made once. With damage from `DamageTracker`, every view
+    /// that reaches a rectangle lies wholly inside it, so the frame is one pass without a clip:
+    /// the background filled rectangle by rectangle, then each such view drawn whole, exactly as a
+    /// full redraw draws it (a cairo clip would anti-alias the fills a level differently). However
+    /// much of the screen the damage covers, no view is drawn twice and nothing outside a view that
+    /// changed is drawn: a frame never costs more than a whole redraw. Any other clip is applied
+    /// as a cairo clip.
     public func draw(scene: KioskScene, at now: Instant, into buffer: PixelBuffer, clip: [Rect]? = nil) {
-        guard let clip else {
-            buffer.withSurface { surface in
-                let cr = cairo_create(surface)!
-                paint(cr, scene, at: now, region: nil)
-                cairo_destroy(cr)
+        guard let target = target(for: buffer) else { return }
+        ViewLook.all(scene, at: now, into: &looks)
+        pixelClip.removeAll(keepingCapacity: true)
+        if let clip {
+            for r in clip {
+                // Cut to the buffer before turning into whole pixels, so no rectangle can overflow an Int.
+                func pixel(_ x: Double, _ limit: Int, _ rule: FloatingPointRoundingRule) -> Int {
+                    Int(min(Double(limit), max(0, x.isNaN ? 0 : x)).rounded(rule))
+                }
+                let a = pixel(r.minX, buffer.width, .down), b = pixel(r.minY, buffer.height, .down)
+                let c = pixel(r.maxX, buffer.width, .up), d = pixel(r.maxY, buffer.height, .up)
+                guard c > a, d > b else { continue }
+                pixelClip.append(Rect(x: Double(a), y: Double(b), width: Double(c - a), height: Double(d - b)))
             }
-            return
+            guard !pixelClip.isEmpty else { return }
+        } else {
+            pixelClip.append(Rect(x: 0, y: 0, width: Double(buffer.width), height: Double(buffer.height)))
         }
-        // pixman wants each row to start on 4 bytes: an RGB565 rectangle starts on an even pixel.
-        let step = 4 / buffer.format.bytesPerPixel
-        for r in clip {
-            // Cut to the buffer before turning into whole pixels, so no rectangle can overflow an Int.
-            func pixel(_ x: Double, _ limit: Int, _ rule: FloatingPointRoundingRule) -> Int {
-                Int(min(Double(limit), max(0, x.isNaN ? 0 : x)).rounded(rule))
-            }
-            let x0 = pixel(r.minX, buffer.width, .down) / step * step, y0 = pixel(r.minY, buffer.height, .down)
-            let x1 = pixel(r.maxX, buffer.width, .up), y1 = pixel(r.maxY, buffer.height, .up)
-            guard x1 > x0, y1 > y0 else { continue }
-            let data = (buffer.bytes + y0 * buffer.stride + x0 * buffer.format.bytesPerPixel).assumingMemoryBound(to: UInt8.self)
-            let part = cairo_image_surface_create_for_data(data, buffer.format.cairoFormat, Int32(x1 - x0), Int32(y1 - y0), Int32(buffer.stride))!
-            let cr = cairo_create(part)!
-            cairo_translate(cr, Double(-x0), Double(-y0))
-            paint(cr, scene, at: now, region: Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0)))
-            cairo_destroy(cr)
-            cairo_surface_flush(part)
-            cairo_surface_destroy(part)
+        let clipped = clip != nil
+        // A view that reaches a rectangle without lying inside one would be drawn past the damage.
+        // (What lies off the buffer cannot be drawn past it.)
+        let needsClip = clipped && looks.indices.dropFirst().contains { i in
+            let b = looks[i].bounds
+            guard Self.isDrawable(b), reachesClip(b) else { return false }
+            let x0 = max(0, b.minX), y0 = max(0, b.minY)
+            let on = Rect(x: x0, y: y0, width: min(Double(buffer.width), b.maxX) - x0, height: min(Double(buffer.height), b.maxY) - y0)
+            return !pixelClip.contains { $0.union(on) == $0 }
         }
+        let cr = target.cr
+        target.begin()
+        cairo_save(cr)
+        if needsClip {
+            for r in pixelClip { cairo_rectangle(cr, r.minX, r.minY, r.width, r.height) }
+            cairo_clip(cr)
+        }
+        paint(cr, scene, at: now, clipped: clipped)
+        cairo_restore(cr)
+        for r in pixelClip { target.finish(x0: Int(r.minX), y0: Int(r.minY), x1: Int(r.maxX), y1: Int(r.maxY)) }
     }
 
-    /// Paints the scene; with `region`, views whose ink cannot reach it are left out (the same pixels, less work).
-    private func paint(_ cr: OpaquePointer, _ scene: KioskScene, at now: Instant, region: Rect?) {
+    private func reachesClip(_ bounds: Rect) -> Bool { pixelClip.contains { bounds.intersects($0) } }
+
+    /// The reused surface over `buffer`; nil when cairo cannot make one (a buffer it refuses).
+    private func target(for buffer: PixelBuffer) -> RenderTarget? {
+        if let i = targets.firstIndex(where: { $0.draws(into: buffer) }) {
+            if i != 0 { targets.swapAt(0, i) }
+            return targets[0]
+        }
+        guard let made = try? RenderTarget(buffer) else { return nil }
+        if targets.count >= 2 { targets.removeLast() }
+        targets.insert(made, at: 0)
+        return made
+    }
+
+    /// Paints the scene; when `clipped`, views whose ink cannot reach the clip are left out (the same pixels, less work).
+    private func paint(_ cr: OpaquePointer, _ scene: KioskScene, at now: Instant, clipped: Bool) {
         let theme = SceneRenderer.theme(of: scene)
         Self.setColor(cr, theme.background)
-        cairo_paint(cr)
+        if clipped {
+            for r in pixelClip { cairo_rectangle(cr, r.minX, r.minY, r.width, r.height) }
+            cairo_fill(cr)
+        } else {
+            cairo_paint(cr)
+        }
 
         func reaches(_ i: Int) -> Bool {
-            let bounds = ViewLook(scene, ViewID(i), at: now).bounds
+            let bounds = looks[i].bounds
             guard Self.isDrawable(bounds) else { return false }
-            guard let region else { return true }
-            return bounds.intersects(region)
+            return !clipped || reachesClip(bounds)
         }
         // Squares back to front: an insertion sort by z in reused storage.
         squareOrder.removeAll(keepingCapacity: true)
@@ -118,14 +166,14 @@ public final class SceneRenderer {
             }
             squareOrder[j] = i
         }
-        for i in squareOrder { drawSquare(cr, scene, ViewID(i), at: now, theme: theme) }
+        for i in squareOrder { drawSquare(cr, looks[i], index: i) }
 
         cairo_set_font_face(cr, font.face)
         for (i, v) in scene.views.enumerated() where v.kind != .canvas && v.kind != .square && reaches(i) {
             switch v.kind {
             case .button: drawButton(cr, v, index: i)
             case .slider: drawSlider(cr, v, index: i, theme: theme)
-            case .toggle: drawSwitch(cr, v, knob: scene.knobCenter(of: ViewID(i), at: now))
+            case .toggle: drawSwitch(cr, v, knob: looks[i].knob)
             case .canvas, .square: break
             }
         }
@@ -138,33 +186,6 @@ public final class SceneRenderer {
             return Theme(name: "plain", background: Color(red: 238, green: 240, blue: 243), foreground: Color(red: 29, green: 39, blue: 51))
         }
         return themes[min(max(0, scene.views[0].themeIndex), themes.count - 1)]
-    }
-
-    // MARK: Squares
-
-    private func drawSquare(_ cr: OpaquePointer, _ scene: KioskScene, _ id: ViewID, at now: Instant, theme: Theme) {
-        let v = scene.views[id.rawValue]
-        let lift = scene.liftFactor(of: id, at: now)
-        let side = v.side * v.scale * lift
-        // 0 at rest, 1 fully lifted: the shadow grows and the outline fades in with the lift.
-        let raised = scene.definition.liftScale > 1 ? min(1, max(0, (lift - 1) / (scene.definition.liftScale - 1))) : (v.lifted ? 1 : 0)
-        let look = SquareLook(side: side, rotation: v.rotation, raised: raised, color: v.color)
-        guard SquareImage.size(look) <= Self.largestSquareImage else {
-            cairo_save(cr)
-            cairo_translate(cr, v.center.x, v.center.y)
-            SquareImage.draw(cr, look)
-            cairo_restore(cr)
-            return
-        }
-        if squareImages.count <= id.rawValue { squareImages.append(contentsOf: repeatElement(nil, count: id.rawValue + 1 - squareImages.count)) }
-        if squareImages[id.rawValue]?.look != look {
-            if let old = squareImages[id.rawValue] { cairo_surface_destroy(old.surface) }
-            squareImages[id.rawValue] = SquareImage(look)
-        }
-        let image = squareImages[id.rawValue]!
-        // At whole pixels, so the image is copied, not resampled.
-        cairo_set_source_surface(cr, image.surface, (v.center.x - image.half).rounded(), (v.center.y - image.half).rounded())
-        cairo_paint(cr)
     }
 
     // MARK: Controls
@@ -283,70 +304,5 @@ public final class SceneRenderer {
 
     static func setColor(_ cr: OpaquePointer, _ c: Color, times k: Double = 1, alpha: Double = 1) {
         cairo_set_source_rgba(cr, Double(c.red) / 255 * k, Double(c.green) / 255 * k, Double(c.blue) / 255 * k, alpha)
-    }
-}
-
-/// What decides how a square looks, apart from where it is.
-struct SquareLook: Equatable {
-    var side: Double
-    var rotation: Double
-    var raised: Double
-    var color: Color
-}
-
-/// A square with its shadow and outline, drawn once into an image with room for the shadow.
-struct SquareImage {
-    let look: SquareLook
-    let surface: OpaquePointer
-    /// From the image's corner to the square's center.
-    let half: Double
-
-    /// The image's side in pixels; Int.max when it would not fit one (the square is then not cached).
-    static func size(_ look: SquareLook) -> Int {
-        let extent = look.side * (abs(_cos(look.rotation)) + abs(_sin(look.rotation))) + 2 * SceneRenderer.squareHalo
-        guard extent < SceneRenderer.drawableLimit else { return Int.max }
-        return Int(extent.rounded(.up)) + 2
-    }
-
-    /// Only for a look whose `size` is at most `SceneRenderer.largestSquareImage`.
-    init(_ look: SquareLook) {
-        self.look = look
-        let size = Self.size(look)
-        half = Double(size) / 2
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size), Int32(size))!
-        let cr = cairo_create(surface)!
-        defer { cairo_destroy(cr) }
-        cairo_translate(cr, half, half)
-        Self.draw(cr, look)
-        cairo_surface_flush(surface)
-    }
-
-    /// The square with its shadow and outline, centred on the origin of `cr`.
-    static func draw(_ cr: OpaquePointer, _ look: SquareLook) {
-        let side = look.side, raised = look.raised
-        let radius = min(12, side * 0.1)
-        // The shadow falls straight down whatever the square's rotation.
-        // Many faint layers, each a little larger: a soft edge without a blur.
-        for k in 0..<10 {
-            let spread = 1 + Double(k) * (0.6 + 0.7 * raised)
-            cairo_save(cr)
-            cairo_translate(cr, 0, 2 + 4 * raised)
-            cairo_rotate(cr, look.rotation)
-            SceneRenderer.roundedRect(cr, -side / 2 - spread, -side / 2 - spread, side + 2 * spread, side + 2 * spread, radius + spread)
-            cairo_set_source_rgba(cr, 0, 0, 0, 0.022 + 0.01 * raised)
-            cairo_fill(cr)
-            cairo_restore(cr)
-        }
-        cairo_rotate(cr, look.rotation)
-        SceneRenderer.roundedRect(cr, -side / 2, -side / 2, side, side, radius)
-        SceneRenderer.setColor(cr, look.color)
-        cairo_fill_preserve(cr)
-        if raised > 0 {
-            cairo_set_line_width(cr, 4)
-            cairo_set_source_rgba(cr, 1, 1, 1, 0.9 * raised)
-            cairo_stroke(cr)
-        } else {
-            cairo_new_path(cr)
-        }
     }
 }

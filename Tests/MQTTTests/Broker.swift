@@ -103,6 +103,10 @@ final class Broker {
             let file = folder.appendingPathComponent("passwd").path
             let made = try LineProcess("/usr/bin/mosquitto_passwd", ["-b", "-c", file, credentials.user, credentials.password])
             made.waitUntilExit()
+            // Readable by the broker's own user, which it becomes when started as root.
+            guard chmod(file, 0o644) == 0, chmod(folder.path, 0o755) == 0 else {
+                throw BrokerError("mosquitto_passwd made no \(file): \(made.text)")
+            }
             config += "allow_anonymous false\npassword_file \(file)\n"
         } else {
             config += "allow_anonymous true\n"

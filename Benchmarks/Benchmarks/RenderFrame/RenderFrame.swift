@@ -81,6 +81,8 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }, setup: { () throws -> Frames in try Frames(.xrgb8888) })
 
+    transformBenchmarks()
+
     Benchmark("one-square drag frame, damage only, XRGB8888", closure: { (benchmark: Benchmark, f: Frames) in
         for _ in 0..<40 { f.dragStep() }
         benchmark.startMeasurement()

@@ -1,0 +1,136 @@
+import Gestures
+import KioskCore
+import KioskTestSupport
+@testable import Render
+import Scene
+import Testing
+
+/// Squares under a pinch and a rotation are drawn from their cached shadows, turned and scaled:
+/// within a stated tolerance of an exact redraw while the gesture lasts, exact once it ends.
+@Suite struct TransformFrameTests {
+    /// Per channel, the most any pixel of a frame during a pinch or rotation may differ from the
+    /// same frame rasterised exactly. Only the soft shadow is resampled (the body is filled exactly),
+    /// so the difference is a shadow layer's edge moved by up to half a pixel, or its spread scaled
+    /// by up to `SceneRenderer.shadowRescale`.
+    static let tolerance = 12
+    /// Of a frame's pixels, the share that may differ from the exact redraw by more than 2 levels.
+    static let offShare = 0.02
+
+    /// Two fingers on each of the three squares, all pinching and turning at once.
+    private func pinchAllThree(_ driver: TouchDriver, scale: Double, angle: Double, over seconds: Double = 0.8) {
+        let squares = driver.scene.views.filter { $0.kind == .square }.map(\.center)
+        let d = Point(x: 28, y: 0)
+        var targets: [Int: Point] = [:]
+        for (k, c) in squares.enumerated() {
+            driver.down(2 * k + 1, at: c - d)
+            driver.down(2 * k + 2, at: c + d)
+            let turned = (d * scale).rotated(by: angle)
+            targets[2 * k + 1] = c - turned
+            targets[2 * k + 2] = c + turned
+        }
+        driver.move(targets, over: seconds)
+    }
+
+    @Test(arguments: [(1.4, 0.9), (0.7, -1.3)])
+    func framesDuringAPinchStayWithinToleranceOfAnExactRedraw(scale: Double, angle: Double) throws {
+        let driver = try TouchDriver()
+        let cached = try SceneRenderer()
+        let exact = SceneRenderer(font: cached.font, cachesTransforms: false)
+        let a = try PixelBuffer(width: 800, height: 480), b = try PixelBuffer(width: 800, height: 480)
+        var frames = 0, transforming = 0, worst = 0, worstShare = 0.0, differing = 0
+        driver.onFrame = { scene, now in
+            cached.draw(scene: scene, at: now, into: a)
+            exact.draw(scene: scene, at: now, into: b)
+            frames += 1
+            let squares = scene.views.indices.filter { ViewLook.isTransforming(scene, ViewID($0)) }
+            guard !squares.isEmpty else { return }
+            transforming += 1
+            let (most, off) = difference(a, b)
+            worst = max(worst, most)
+            worstShare = max(worstShare, Double(off) / Double(800 * 480))
+            if most > 0 { differing += 1 }
+        }
+        pinchAllThree(driver, scale: scale, angle: angle)
+        #expect(transforming > 30, "the three squares were pinched and turned")
+        #expect(differing > 0, "the cached shadows were used: some frames are not the exact redraw")
+        #expect(worst <= Self.tolerance, "a frame differs by \(worst) levels from an exact redraw")
+        #expect(worstShare <= Self.offShare, "a frame has \(worstShare * 100)% of its pixels off by more than 2 levels")
+        // Once the fingers lift, the squares are drawn exactly again, through their damage too.
+        var tracker = DamageTracker(width: 800, height: 480)
+        _ = tracker.damage(for: driver.scene, at: driver.now)
+        cached.draw(scene: driver.scene, at: driver.now, into: a)
+        driver.onFrame = { scene, now in
+            cached.draw(scene: scene, at: now, into: a, clip: tracker.damage(for: scene, at: now))
+        }
+        driver.up(1, 2, 3, 4, 5, 6)
+        driver.wait(0.1)
+        exact.draw(scene: driver.scene, at: driver.now, into: b)
+        #expect(a.hasSamePixels(as: b), "settled squares drawn exactly: \(firstDifference(a, b))")
+    }
+
+    /// The start and the end of a transform change the square's look, so both are redrawn.
+    @Test func theStartAndTheEndOfAPinchDamageTheSquare() throws {
+        let driver = try TouchDriver()
+        var tracker = DamageTracker(width: 800, height: 480)
+        _ = tracker.damage(for: driver.scene, at: driver.now)
+        let yellow = try #require(driver.scene.viewID(named: "yellow"))
+        let frame = driver.scene.frame(of: yellow)
+        var damaged: [Bool] = []
+        var states: [Bool] = []
+        driver.onFrame = { scene, now in
+            damaged.append(tracker.damage(for: scene, at: now).contains { $0.union(frame) == $0 })
+            states.append(ViewLook.isTransforming(scene, yellow))
+        }
+        let c = driver.scene.views[yellow.rawValue].center
+        driver.down(1, at: c - Point(x: 30, y: 0))
+        driver.down(2, at: c + Point(x: 30, y: 0))
+        // The fingers spread, then rest: the pinch is under way, nothing moves.
+        driver.move([1: c - Point(x: 40, y: 0), 2: c + Point(x: 40, y: 0)], over: 0.2)
+        driver.wait(0.1)
+        let resting = damaged.count - 1
+        driver.up(1, 2)
+        #expect(states.contains(true) && !states.last!, "a pinch was under way, then ended")
+        let began = try #require(states.firstIndex(of: true))
+        #expect(damaged[began], "the frame the pinch began in redraws the square")
+        #expect(!damaged[resting], "a pinch at rest redraws nothing")
+        #expect(damaged.last!, "the frame the pinch ended in redraws the square exactly")
+    }
+
+    /// Three squares pinched at once damage much of the screen: drawn through that damage in one
+    /// pass, each frame has the same pixels as a whole redraw.
+    @Test func damageOverMostOfTheScreenDrawsTheSameAsAWholeFrame() throws {
+        let driver = try TouchDriver()
+        let renderer = try SceneRenderer()
+        let a = try PixelBuffer(width: 800, height: 480), b = try PixelBuffer(width: 800, height: 480)
+        var tracker = DamageTracker(width: 800, height: 480)
+        renderer.draw(scene: driver.scene, at: driver.now, into: a)
+        _ = tracker.damage(for: driver.scene, at: driver.now)
+        var large = 0, frames = 0
+        driver.onFrame = { scene, now in
+            let damage = tracker.damage(for: scene, at: now)
+            let area = damage.reduce(0) { $0 + $1.width * $1.height }
+            if area >= 0.4 * 800 * 480 { large += 1 }
+            renderer.draw(scene: scene, at: now, into: a, clip: damage)
+            renderer.draw(scene: scene, at: now, into: b)
+            frames += 1
+            if !a.hasSamePixels(as: b) { Issue.record("frame \(frames): \(firstDifference(a, b))") }
+        }
+        pinchAllThree(driver, scale: 1.3, angle: 0.6, over: 0.3)
+        driver.up(1, 2, 3, 4, 5, 6)
+        #expect(large > 2, "the three squares' damage covered much of the screen")
+    }
+}
+
+/// The most any channel of a pixel differs between `a` and `b`, and how many pixels differ by more than 2.
+func difference(_ a: PixelBuffer, _ b: PixelBuffer) -> (most: Int, off: Int) {
+    var most = 0, off = 0
+    for y in 0..<a.height {
+        for x in 0..<a.width {
+            let p = a.rgb(x: x, y: y), q = b.rgb(x: x, y: y)
+            let d = max(abs(Int(p.red) - Int(q.red)), abs(Int(p.green) - Int(q.green)), abs(Int(p.blue) - Int(q.blue)))
+            most = max(most, d)
+            if d > 2 { off += 1 }
+        }
+    }
+    return (most, off)
+}
