@@ -13,26 +13,7 @@ enum ControlEvents {
         switch event {
         case .gesture(let e, let view, let recognizer, let kind):
             o.add("event", "gesture")
-            o.add("view", view)
-            o.add("recognizer", recognizer)
-            o.add("kind", kind.rawValue)
-            o.add("state", e.state.description)
-            o.add("location", [e.location.x, e.location.y], digits: 2)
-            switch kind {
-            case .pan:
-                o.add("translation", [e.translation.x, e.translation.y], digits: 2)
-                o.add("velocity", [e.velocity.x, e.velocity.y], digits: 1)
-            case .pinch:
-                o.add("scale", e.scale, digits: 4)
-            case .rotation:
-                o.add("rotation", e.rotation, digits: 4)
-            case .swipe:
-                o.add("direction", e.direction.description)
-            case .tap:
-                o.add("taps", e.taps)
-            case .longPress:
-                break
-            }
+            SceneReport.addGesture(e, view: view, recognizer: recognizer, kind: kind, to: &o)
             o.add("t", e.time.seconds(since: origin), digits: 3)
             o.add("source", source.rawValue)
             return (.gesture, o.json)
@@ -40,12 +21,7 @@ enum ControlEvents {
             o.add("event", "control")
             o.add("view", view)
             o.add("name", control.name)
-            switch control {
-            case .primaryActionTriggered(let taps): o.add("taps", taps)
-            case .valueChanged(let v): o.add("value", v, digits: 4)
-            case .toggled(let on): o.add("on", on)
-            default: break
-            }
+            SceneReport.addValue(of: control, to: &o)
             o.add("t", time.seconds(since: origin), digits: 3)
             o.add("source", source.rawValue)
             return (.control, o.json)

@@ -119,7 +119,7 @@ public final class ControlSocket: LoopExtension {
             c.send(ControlReply.ok(request.id, ("state", state)))
         case .subscribe(let kinds):
             c.subscriptions = kinds
-            let names = kinds.sorted().map { JSONObject.quoted($0.rawValue) }.joined(separator: ", ")
+            let names = kinds.sorted().map { JSONString.quoted($0.rawValue) }.joined(separator: ", ")
             c.send(ControlReply.ok(request.id, ("events", "[\(names)]")))
         case .unsubscribe:
             c.subscriptions = []

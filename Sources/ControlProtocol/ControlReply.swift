@@ -1,3 +1,4 @@
+import KioskCore
 import Foundation
 
 /// The reply lines of the control socket: `{"id": ..., "ok": true, ...}` or
@@ -8,7 +9,7 @@ public enum ControlReply {
         var fields: [String] = []
         if let id { fields.append("\"id\": \(id)") }
         fields.append("\"ok\": true")
-        if let extra { fields.append("\(quoted(extra.key)): \(extra.json)") }
+        if let extra { fields.append("\(JSONString.quoted(extra.key)): \(extra.json)") }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
@@ -17,26 +18,9 @@ public enum ControlReply {
         var fields: [String] = []
         if let id { fields.append("\"id\": \(id)") }
         fields.append("\"ok\": false")
-        fields.append("\"error\": \(quoted(message))")
+        fields.append("\"error\": \(JSONString.quoted(message))")
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
-    /// `s` as a JSON string, control characters escaped: never a raw newline in a line.
-    public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+
 }

@@ -110,7 +110,7 @@ struct RequestID: Decodable, Sendable {
             // Swift writes a finite Double as JSON reads it (1.5, 1e-05, 1e+20).
             text = "\(d)"
         } else if let s = try? c.decode(String.self) {
-            text = ControlReply.quoted(s)
+            text = JSONString.quoted(s)
         } else {
             throw DecodingError.typeMismatch(String.self, .init(codingPath: decoder.codingPath, debugDescription: "id"))
         }

@@ -1,3 +1,4 @@
+import KioskCore
 import Scene
 
 /// Home Assistant's MQTT discovery for one kiosk: a retained config message per entity, all in one
@@ -100,23 +101,4 @@ struct JSONObject {
     var text: String { "{" + body + "}" }
 }
 
-/// JSON strings as RFC 8259 spells them.
-public enum JSONString {
-    public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{00}"..."\u{1F}":
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
-}
+

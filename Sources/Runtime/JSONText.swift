@@ -1,3 +1,4 @@
+import KioskCore
 /// A JSON object written key by key in a fixed order with fixed precision, so equal inputs give
 /// byte-identical text on every run and platform.
 public struct JSONObject {
@@ -9,12 +10,12 @@ public struct JSONObject {
     private mutating func key(_ k: String) {
         if !first { text += ", " }
         first = false
-        text += Self.quoted(k) + ": "
+        text += JSONString.quoted(k) + ": "
     }
 
     public mutating func add(_ k: String, _ value: String) {
         key(k)
-        text += Self.quoted(value)
+        text += JSONString.quoted(value)
     }
 
     public mutating func add(_ k: String, _ value: Double, digits: Int) {
@@ -64,24 +65,5 @@ public struct JSONObject {
         return (negative ? "-" : "") + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
     }
 
-    public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+
 }

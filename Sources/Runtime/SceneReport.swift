@@ -11,40 +11,51 @@ public enum SceneReport {
             switch event {
             case .gesture(let e, let view, let recognizer, let kind):
                 o.add("t", e.time.seconds(since: origin), digits: 6)
-                o.add("view", view)
-                o.add("recognizer", recognizer)
-                o.add("kind", kind.rawValue)
-                o.add("state", e.state.description)
-                o.add("location", [e.location.x, e.location.y], digits: 2)
-                switch kind {
-                case .pan:
-                    o.add("translation", [e.translation.x, e.translation.y], digits: 2)
-                    o.add("velocity", [e.velocity.x, e.velocity.y], digits: 1)
-                case .pinch:
-                    o.add("scale", e.scale, digits: 4)
-                    o.add("velocity", e.scalarVelocity, digits: 3)
-                case .rotation:
-                    o.add("rotation", e.rotation, digits: 4)
-                    o.add("velocity", e.scalarVelocity, digits: 3)
-                case .swipe:
-                    o.add("direction", e.direction.description)
-                case .tap:
-                    o.add("taps", e.taps)
-                case .longPress:
-                    break
-                }
+                addGesture(e, view: view, recognizer: recognizer, kind: kind, to: &o)
             case .control(let time, let view, let control):
                 o.add("t", time.seconds(since: origin), digits: 6)
                 o.add("view", view)
                 o.add("event", control.name)
-                switch control {
-                case .primaryActionTriggered(let taps): o.add("taps", taps)
-                case .valueChanged(let v): o.add("value", v, digits: 4)
-                case .toggled(let on): o.add("on", on)
-                default: break
-                }
+                addValue(of: control, to: &o)
             }
             return o.json
+        }
+    }
+
+    /// A gesture event's fields after its time: the view, the recognizer, its kind and state, where,
+    /// and what its kind measures. `kiosk replay --events` and the control socket's events share them.
+    public static func addGesture(_ e: GestureEvent, view: String, recognizer: String, kind: RecognizerKind, to o: inout JSONObject) {
+        o.add("view", view)
+        o.add("recognizer", recognizer)
+        o.add("kind", kind.rawValue)
+        o.add("state", e.state.description)
+        o.add("location", [e.location.x, e.location.y], digits: 2)
+        switch kind {
+        case .pan:
+            o.add("translation", [e.translation.x, e.translation.y], digits: 2)
+            o.add("velocity", [e.velocity.x, e.velocity.y], digits: 1)
+        case .pinch:
+            o.add("scale", e.scale, digits: 4)
+            o.add("velocity", e.scalarVelocity, digits: 3)
+        case .rotation:
+            o.add("rotation", e.rotation, digits: 4)
+            o.add("velocity", e.scalarVelocity, digits: 3)
+        case .swipe:
+            o.add("direction", e.direction.description)
+        case .tap:
+            o.add("taps", e.taps)
+        case .longPress:
+            break
+        }
+    }
+
+    /// The value a control event carries: the button's taps, the slider's value, the switch's state.
+    public static func addValue(of control: ControlEvent, to o: inout JSONObject) {
+        switch control {
+        case .primaryActionTriggered(let taps): o.add("taps", taps)
+        case .valueChanged(let v): o.add("value", v, digits: 4)
+        case .toggled(let on): o.add("on", on)
+        default: break
         }
     }
 

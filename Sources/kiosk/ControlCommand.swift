@@ -1,6 +1,7 @@
 import ArgumentParser
 import Control
 import Foundation
+import KioskCore
 import KioskConfig
 
 /// `kiosk control`: the command-line client of the control socket, as adb's `input` is Android's.
@@ -77,9 +78,7 @@ struct ControlCommand: ParsableCommand {
             guard let d = Double(s), d.isFinite else { throw ValidationError("\(what) must be a number, found '\(s)'") }
             return "\(d)"
         }
-        func quoted(_ s: String) -> String {
-            String(decoding: (try? JSONSerialization.data(withJSONObject: s, options: [.fragmentsAllowed])) ?? Data("\"\"".utf8), as: UTF8.self)
-        }
+        let quoted = JSONString.quoted
         switch action {
         case "state":
             try count(0...0, "state")
