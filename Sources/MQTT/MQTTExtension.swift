@@ -58,10 +58,10 @@ public final class MQTTExtension: LoopExtension {
 
     public let settings: MQTTSettings
     public let topics: KioskTopics
-    public private(set) var counters = Counters()
+    public internal(set) var counters = Counters()
     public var isConnected: Bool { if case .connected = connection { true } else { false } }
 
-    private var log: Logger
+    var log: Logger
     private let client: MosquittoClient
     private let discovery: HomeAssistantDiscovery
     private var connection: Connection
@@ -70,10 +70,10 @@ public final class MQTTExtension: LoopExtension {
     /// Messages handed to libmosquitto since its queue was last empty.
     private var queued = 0
     /// The controls (views that take commands), with what was last published for each.
-    private var controls: [Control] = []
+    var controls: [Control] = []
     private var controlsBuilt = false
-    private var commands: [(String, [UInt8])] = []
-    private var discoveryWanted = false
+    var commands: [(String, [UInt8])] = []
+    var discoveryWanted = false
     private var password: String?
 
     struct Control {
@@ -373,61 +373,4 @@ public final class MQTTExtension: LoopExtension {
         }
     }
 
-    // MARK: Commands
-
-    private func received(_ topic: String, _ payload: UnsafeRawBufferPointer) {
-        if topic == topics.homeAssistantStatus {
-            // Home Assistant started (again): it forgets entities whose config it did not see.
-            if payload.elementsEqual("online".utf8) { discoveryWanted = settings.discovery }
-            return
-        }
-        guard commands.count < Self.maximumCommands else {
-            counters.commandsDropped += 1
-            return
-        }
-        commands.append((topic, Array(payload.prefix(ControlPayload.maximumCommandBytes + 1))))
-    }
-
-    private func applyCommands(_ target: CommandTarget, now: Instant) {
-        guard !commands.isEmpty else { return }
-        let batch = commands
-        commands.removeAll(keepingCapacity: true)
-        for (topic, payload) in batch {
-            guard let level = topics.commandLevel(of: topic), let c = controls.first(where: { $0.level == level }) else {
-                refuse(topic, "no control of this kiosk has that topic; controls: "
-                    + controls.map { topics.command($0.name) }.joined(separator: ", "))
-                continue
-            }
-            let command: RemoteCommand
-            switch ControlPayload.command(payload, for: c.kind) {
-            case .failure(let error):
-                refuse(topic, "\(error)")
-                continue
-            case .success(.percent(let p)): command = .setValue(view: c.name, p / 100)
-            case .success(.on(let on)): command = .setOn(view: c.name, on)
-            case .success(.press): command = .press(view: c.name)
-            }
-            switch target.apply(command, source: .mqtt) {
-            case .success: counters.commandsApplied += 1
-            case .failure(let error): refuse(topic, error.message)
-            }
-        }
-    }
-
-    private func refuse(_ topic: String, _ why: String) {
-        counters.commandsRefused += 1
-        log.warning("mqtt: command ignored", metadata: ["mqtt.topic": "\(topic)", "mqtt.error": "\(why)"])
-    }
-}
-
-extension MQTTExtension {
-    /// `kiosk run` with `[mqtt]`: the client set up and served by `loop`; a client that cannot be
-    /// made (libmosquitto refused a setting) is logged, and the kiosk runs without MQTT.
-    public static func install(_ settings: MQTTSettings, in loop: KioskLoop, logger: Logger) {
-        do {
-            loop.install(try MQTTExtension(settings: settings, logger: logger, now: loop.clock.now))
-        } catch {
-            logger.error("mqtt: cannot set up the client; running without MQTT", metadata: ["mqtt.error": "\(error)"])
-        }
-    }
 }
