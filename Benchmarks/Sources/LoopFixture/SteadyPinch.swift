@@ -8,7 +8,7 @@ import Runtime
 /// The default scene in a loop with a headless display, two fingers on each square pinching and
 /// turning all three at once, back and forth.
 public final class SteadyPinch {
-    public let clock = SteadyDrag.Clock()
+    public let clock = VirtualClock(Instant(seconds: 100))
     public let loop: KioskLoop
     private var moves: [TouchFrame] = []
     private var next = 0
@@ -16,8 +16,8 @@ public final class SteadyPinch {
     public init(config: String = SteadyDrag.defaultConfig) throws {
         let configuration = try KioskConfiguration.load(path: config)
         let clock = self.clock
-        let output = try HeadlessOutput(width: 800, height: 480, format: .xrgb8888, now: { clock.now })
-        loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: { clock.now })
+        let output = try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock)
+        loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: clock)
         let centers = loop.scene.views.filter { $0.kind == .square }.map(\.center)
         let d = Point(x: 30, y: 0)
         var down: [Touch] = []
@@ -43,7 +43,7 @@ public final class SteadyPinch {
         var f = frame
         clock.now = clock.now.adding(seconds: 1.0 / 60)
         f.time = clock.now
-        loop.process(f, touchesDown: 6)
+        loop.process(f)
         loop.tick(at: clock.now)
     }
 
