@@ -31,6 +31,9 @@ public final class ControlSocket: LoopExtension {
     public private(set) var slowDisconnects = 0
     public private(set) var droppedLines = 0
 
+    /// For the stats line, `control=CLIENTS/DROPPED`: clients now, and the lines slow ones lost.
+    public var statsFields: [(String, String)] { [("control", "\(clients.count)/\(droppedLines)")] }
+
     /// Listens at `settings.socket` (which must not be nil), mode 0660: the kiosk user and its group.
     public init(settings: ControlSettings, logger: Logger, now: Instant) throws(SocketError) {
         let path = settings.socket ?? ControlSettings.defaultSocket

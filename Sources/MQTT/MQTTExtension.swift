@@ -60,6 +60,11 @@ public final class MQTTExtension: LoopExtension {
     public let topics: KioskTopics
     public internal(set) var counters = Counters()
     public var isConnected: Bool { if case .connected = connection { true } else { false } }
+    /// For the stats line, `mqtt=up/DROPPED` or `mqtt=down/DROPPED`: the connection, and the
+    /// presses and commands dropped.
+    public var statsFields: [(String, String)] {
+        [("mqtt", "\(isConnected ? "up" : "down")/\(counters.eventsDropped + counters.commandsDropped)")]
+    }
 
     var log: Logger
     private let client: MosquittoClient

@@ -5,12 +5,14 @@ import KioskTestSupport
 import Render
 import Testing
 
-/// Hooks under a real kernel (Tests/vm/hooks.sh): a tap played through uinput on an FT5406, read
-/// by `kiosk run` from evdev, reaches the button's `[[hook]]`, whose program runs with its
-/// environment and whose output and exit status reach the log.
+/// Hooks, the control socket and MQTT under a real kernel (Tests/vm/hooks.sh): a tap played
+/// through uinput on an FT5406, read by `kiosk run` from evdev, reaches the button's `[[hook]]`
+/// (whose program runs with its environment and whose output and exit status reach the log), a
+/// `kiosk control watch` subscribed to the control socket, and a Mosquitto broker on this machine,
+/// reached from the VM through QEMU's user-mode network.
 @Suite("Hooks on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
 struct HooksOnRealKernelTests {
-    static let config: String = {
+    static func config(brokerPort: Int) -> String {
         let scene = (try? String(contentsOfFile: KioskRunOnRealKernelTests.configPath, encoding: .utf8)) ?? ""
         return KioskRunOnRealKernelTests.sceneOnly(scene) + """
 
@@ -27,8 +29,16 @@ struct HooksOnRealKernelTests {
             run = ["/payload/hook.sh", "/tmp/hook-env.txt"]
             timeout = 20
 
+            [control]
+            socket = "/tmp/control.sock"
+
+            [mqtt]
+            broker = "mqtt://10.0.2.2:\(brokerPort)"
+            client_id = "kiosk-vm"
+            topic_prefix = "kiosk/vm"
+
             """
-    }()
+    }
 
     static let hook = "#!/bin/sh\nenv > \"$1\"\necho pressed $KIOSK_VALUE\n"
 
@@ -43,10 +53,15 @@ struct HooksOnRealKernelTests {
         return panel.trace
     }()
 
-    @Test func aTapPlayedThroughUinputReachesTheButtonsHook() throws {
+    @Test(.enabled(if: HostBroker.available, "needs mosquitto and mosquitto-clients"))
+    func aTapPlayedThroughUinputReachesTheHookASubscriberAndTheBroker() throws {
+        let broker = try HostBroker()
+        defer { broker.stop() }
+        let subscriber = try broker.subscribe("kiosk/vm/#")
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/hooks.sh").path, encoding: .utf8)
-        let run = try KernelHarness.run(script: script, files: ["kiosk.conf": Self.config, "hook.sh": Self.hook, "tap.evemu": Self.tap.text],
-                                        binaries: [KernelHarness.kioskBinary, Font.defaultPath])
+        let run = try KernelHarness.run(script: script, files: ["kiosk.conf": Self.config(brokerPort: broker.port), "hook.sh": Self.hook,
+                                                                "tap.evemu": Self.tap.text],
+                                        binaries: [KernelHarness.kioskBinary, Font.defaultPath], network: true)
         #expect(run.status == 0, "\(run.console)")
         #expect(!run.console.contains("KIOSK-TIMEOUT"), "\(run.console)")
         #expect(run.console.contains("KIOSK-RUN-STATUS 0"), "\(run.console)")
@@ -56,5 +71,115 @@ struct HooksOnRealKernelTests {
         let log = (run.section("KIOSK-LOG-BEGIN", "KIOSK-LOG-END") ?? "").split(separator: "\n")
         #expect(log.contains { $0.contains("hook primaryActionTriggered on button (kiosk.conf:") && $0.contains("stdout: pressed 1") },
                 "\(run.console)")
+        // The subscriber: the slider set through the socket (its source said), then the tap.
+        let watched = (run.section("KIOSK-WATCH-BEGIN", "KIOSK-WATCH-END") ?? "").split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(watched.contains { $0["event"] as? String == "control" && $0["view"] as? String == "slider"
+                && $0["name"] as? String == "valueChanged" && $0["source"] as? String == "socket" }, "\(run.console)")
+        #expect(watched.contains { $0["event"] as? String == "control" && $0["view"] as? String == "button"
+                && $0["name"] as? String == "primaryActionTriggered" && $0["taps"] as? Int == 1 && $0["source"] as? String == "touch" },
+                "\(run.console)")
+        // The broker: the press as an event, the button's state, and the clean stop's offline.
+        let heard = subscriber.waitFor(seconds: 20) { lines in
+            lines.contains("kiosk/vm/button/event {\"event_type\":\"press\",\"taps\":1}") && lines.contains("kiosk/vm/availability offline")
+        }
+        #expect(heard, "broker: \(subscriber.lines)\n\(run.console)")
+        #expect(subscriber.lines.contains("kiosk/vm/availability online"), "broker: \(subscriber.lines)")
     }
+}
+
+/// A Mosquitto broker on 127.0.0.1 and a free port, for a VM to reach at 10.0.2.2, and its
+/// `mosquitto_sub`, each writing to a file the test waits on.
+final class HostBroker {
+    static var available: Bool {
+        ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    let folder: URL
+    let port: Int
+    private var processes: [Process] = []
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-vm-broker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        port = try Self.freePort()
+        let config = folder.appendingPathComponent("mosquitto.conf")
+        try "listener \(port) 127.0.0.1\npersistence false\nallow_anonymous true\nlog_dest stderr\n"
+            .write(to: config, atomically: true, encoding: .utf8)
+        let log = try start("/usr/sbin/mosquitto", ["-c", config.path], output: "broker.log")
+        guard log.waitFor(seconds: 10, until: { $0.contains { $0.contains(" running") } }) else {
+            throw HostBrokerError(description: "mosquitto did not start: \(log.lines)")
+        }
+    }
+
+    deinit { stop() }
+
+    /// `mosquitto_sub -v` on `topic`: one line per message, `topic payload`; connected when it returns.
+    func subscribe(_ topic: String) throws -> OutputFile {
+        let out = try start("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-v", "-t", topic, "-t", "$SYS/broker/version"],
+                            output: "sub.txt")
+        // The broker's version is retained: it comes once the subscription is in place.
+        guard out.waitFor(seconds: 20, until: { $0.contains { $0.hasPrefix("$SYS/broker/version ") } }) else {
+            throw HostBrokerError(description: "mosquitto_sub did not subscribe: \(out.lines)")
+        }
+        return out
+    }
+
+    /// SIGKILL: the test process's children inherit its signal mask, in which TERM is blocked.
+    func stop() {
+        for p in processes where p.isRunning {
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+        }
+        processes = []
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func start(_ executable: String, _ arguments: [String], output name: String) throws -> OutputFile {
+        let path = folder.appendingPathComponent(name).path
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw HostBrokerError(description: "cannot create \(path)") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        p.standardOutput = FileHandle(forWritingAtPath: path)
+        p.standardError = FileHandle(forWritingAtPath: path)
+        try p.run()
+        processes.append(p)
+        return OutputFile(path: path)
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard ok else { throw HostBrokerError(description: "no free port: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A file a program writes its output to, read line by line.
+struct OutputFile {
+    let path: String
+    var lines: [String] { ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+
+    /// Until `condition` holds on the lines, or `seconds` pass (looked at every 50 ms); true when it held.
+    func waitFor(seconds: Double, until condition: ([String]) -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition(lines) { return true }
+            usleep(50_000)
+        }
+        return condition(lines)
+    }
+}
+
+struct HostBrokerError: Error, CustomStringConvertible {
+    var description: String
 }

@@ -82,8 +82,9 @@ enum KernelHarness {
     /// script prints "KIOSK-SCREENDUMP" or runs `screendump` (see run-in-vm.sh).
     /// With `resizableDisplay`, a script line `KIOSK-DISPLAY-SIZE WxH` resizes the display from
     /// the host, which the guest kernel reports as a DRM hotplug (see run-in-vm.sh).
+    /// With `network`, the VM has QEMU's user-mode network: this machine's 127.0.0.1 is 10.0.2.2 inside.
     static func run(script: String, files: [String: String], binaries: [String] = [], screendump: String? = nil,
-                    secondSerialPort: Bool = false, resizableDisplay: Bool = false) throws -> Run {
+                    secondSerialPort: Bool = false, resizableDisplay: Bool = false, network: Bool = false) throws -> Run {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-vm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -103,6 +104,7 @@ enum KernelHarness {
         var environment = ProcessInfo.processInfo.environment
         if let screendump { environment["KIOSK_VM_SCREENDUMP"] = screendump }
         if resizableDisplay { environment["KIOSK_VM_DISPLAY_SIZE"] = "1" }
+        if network { environment["KIOSK_VM_NETWORK"] = "1" }
         let serial2Path = dir.appendingPathComponent("serial2.log").path
         if secondSerialPort { environment["KIOSK_VM_SERIAL2"] = serial2Path }
         p.environment = environment

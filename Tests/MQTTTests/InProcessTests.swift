@@ -106,9 +106,11 @@ struct InProcessTests {
         for _ in 0..<5 { h.tap(at: h.loop.scene.frame(of: button).center) }
         h.run(seconds: 2) { false }  // reconnect attempts, refused
         #expect(h.mqtt.counters.eventsDropped == 5)
+        #expect(h.mqtt.statsFields.map { "\($0.0)=\($0.1)" } == ["mqtt=down/5"], "the stats line's field")
         try broker.start()
         let sub = try broker.subscribe(["\(KioskOnBrokerTests.prefix)/button/state"])
         #expect(h.run(seconds: 40) { h.mqtt.counters.connects == 2 })
+        #expect(h.mqtt.statsFields.map { "\($0.0)=\($0.1)" } == ["mqtt=up/5"], "the stats line's field")
         #expect(h.run { sub.text.contains("{\"taps\":5,") }, "the state after the presses, sent on reconnect: \(sub.text)")
         #expect(h.slowestService < 20, "the slowest service call took \(h.slowestService) ms")
     }

@@ -21,6 +21,10 @@
 #
 # With KIOSK_VM_SERIAL2=FILE, a second serial port (/dev/ttyS1 inside) is written to FILE: a
 # kiosk's serial console log, kept apart from the script's output on the first.
+#
+# With KIOSK_VM_NETWORK=1, the VM has a virtio-net card on QEMU's user-mode network, set up
+# before the script runs: the guest is 10.0.2.15, and 10.0.2.2 is this machine's 127.0.0.1 (a
+# broker the test starts there is reached from inside at 10.0.2.2).
 set -euo pipefail
 
 script=${1:?usage: run-in-vm.sh SCRIPT [FILE...]}
@@ -58,7 +62,7 @@ for file in "$@"; do
 done
 cp "$script" "$root/payload/script.sh"
 : > "$root/modules.order"
-for module in virtio_gpu uinput evdev virtio_pci; do
+for module in virtio_gpu uinput evdev virtio_pci virtio_net; do
     /sbin/modprobe -d "$work/kernel" -S "$version" --show-depends "$module" | awk '/^insmod/{print $2}'
 done | awk '!seen[$0]++' | while read -r path; do
     name=$(basename "$path")
@@ -76,6 +80,14 @@ for m in $(cat /modules.order); do
     insmod "$m" 2>/dev/null
 done
 mdev -s 2>/dev/null
+ip link set lo up 2>/dev/null
+# QEMU's user-mode network (KIOSK_VM_NETWORK=1): the first card, with the addresses slirp gives.
+for nic in /sys/class/net/*; do
+    nic=${nic##*/}
+    [ "$nic" = lo ] && continue
+    ip link set "$nic" up && ip addr add 10.0.2.15/24 dev "$nic" && ip route add default via 10.0.2.2
+    break
+done
 # The host's word that a screendump was taken (run-in-vm.sh's screendump helper waits for it).
 if stty -F /dev/ttyS2 raw -echo 2>/dev/null; then
     cat /dev/ttyS2 > /tmp/screendumps-taken &
@@ -117,10 +129,14 @@ if [ -n "${KIOSK_VM_SERIAL2:-}" ]; then
     : > "$KIOSK_VM_SERIAL2"
     second=(-serial "file:$KIOSK_VM_SERIAL2")
 fi
+network=()
+if [ -n "${KIOSK_VM_NETWORK:-}" ]; then
+    network=(-netdev user,id=net0 -device virtio-net-pci,netdev=net0)
+fi
 timeout "${KIOSK_VM_TIMEOUT:-180}" qemu-system-x86_64 -accel tcg -m 512 -smp 1 -vga none -display none -no-reboot \
     -kernel "$work/kernel/vmlinux" -initrd "$run/initrd.cpio.gz" \
     -append "console=ttyS0 quiet panic=-1" \
-    -device virtio-gpu-pci,xres=800,yres=480 -serial "file:$serial" "${second[@]}" "${monitor[@]}" "${vnc[@]}" || true
+    -device virtio-gpu-pci,xres=800,yres=480 -serial "file:$serial" "${second[@]}" "${monitor[@]}" "${vnc[@]}" "${network[@]}" || true
 if [ -n "$sizer" ]; then
     kill "$sizer" 2>/dev/null || true
     wait "$sizer" 2>/dev/null || true

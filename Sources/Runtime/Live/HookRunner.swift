@@ -47,6 +47,9 @@ public final class HookRunner: LoopExtension {
     /// Runs started, and runs whose program could not be started.
     public private(set) var startedRuns = 0
     public private(set) var failedStarts = 0
+    /// For the stats line, `hooks=STARTED/FAILED/DROPPED`: runs started, runs that could not
+    /// start, runs dropped from a full queue.
+    public var statsFields: [(String, String)] { [("hooks", "\(startedRuns)/\(failedStarts)/\(droppedRuns)")] }
     /// Runs dropped since the queue last had room: logged once when the burst is over.
     private var droppedInBurst = 0
 

@@ -42,7 +42,8 @@ extension KioskLoop {
             ("log.dropped", "\(logPump?.droppedLines ?? 0)"),
             ("display", display.statusWord),
             ("config.generation", "\(generation)"),
-        ] + (liveInput?.counters ?? InputCounters()).fields().map { ($0.key, "\($0.value)") })
+        ] + (liveInput?.counters ?? InputCounters()).fields().map { ($0.key, "\($0.value)") }
+          + extensions.installed.flatMap(\.statsFields))
         var metadata: Logger.Metadata = [:]
         for (k, v) in fields { metadata[k] = "\(v)" }
         // Numbered: a gap in the numbers on the serial console shows lines were lost, and the

@@ -58,4 +58,10 @@ public protocol LoopExtension: AnyObject {
     func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant)
     /// The loop is ending (a signal): last words, without blocking for long.
     func shutdown(now: Instant)
+    /// Its counters for the stats line, as (key, value) pairs: what it served, dropped, failed.
+    var statsFields: [(String, String)] { get }
+}
+
+extension LoopExtension {
+    public var statsFields: [(String, String)] { [] }
 }
