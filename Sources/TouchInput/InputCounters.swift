@@ -61,7 +61,24 @@ public struct InputCounters: Hashable, Sendable {
         return sum
     }
 
-    /// Every count under a dotted key (`input.resyncs`, `input.slot_overflows`, ...), for the stats line.
+    /// The counts for the stats line: as `fields()`, but the three filters' counts in one field,
+    /// `input.filtered=SHORT/LARGE/REGION`, so the whole line fits one log line.
+    public func statsFields() -> [(String, String)] {
+        var out: [(String, String)] = []
+        for (key, value) in fields() {
+            switch key {
+            case "input.filtered_short":
+                out.append(("input.filtered", "\(shortTouchesDropped)/\(largeTouchesDropped)/\(ignoredRegionTouches)"))
+            case "input.filtered_large", "input.filtered_region":
+                continue
+            default:
+                out.append((key, "\(value)"))
+            }
+        }
+        return out
+    }
+
+    /// Every count under a dotted key (`input.resyncs`, `input.slot_overflows`, ...), for `kiosk touches`.
     public func fields() -> [(key: String, value: Int)] {
         [
             ("input.resyncs", resyncs),

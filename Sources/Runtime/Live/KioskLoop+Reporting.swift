@@ -42,7 +42,7 @@ extension KioskLoop {
             ("log.dropped", "\(logPump?.droppedLines ?? 0)"),
             ("display", display.statusWord),
             ("config.generation", "\(generation)"),
-        ] + (liveInput?.counters ?? InputCounters()).fields().map { ($0.key, "\($0.value)") }
+        ] + (liveInput?.counters ?? InputCounters()).statsFields()
           + extensions.installed.flatMap(\.statsFields))
         var metadata: Logger.Metadata = [:]
         for (k, v) in fields { metadata[k] = "\(v)" }
