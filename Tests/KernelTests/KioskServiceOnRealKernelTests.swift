@@ -180,6 +180,16 @@ struct KioskServiceOnRealKernelTests {
 
     /// `RestartSec=2s`; the margin is for starting kiosk under TCG on a loaded machine (measured: 5
     /// to 6 s from the signal to active).
+    /// The control socket as installed: in the unit's RuntimeDirectory, mode 0660, the kiosk
+    /// user's and group's; `kiosk control` sets the slider through it and reads the state back.
+    @Test func theControlSocketIsInTheRuntimeDirectoryForTheKioskGroup() throws {
+        let run = try finished()
+        let text = try section("CONTROL", run)
+        #expect(text.contains("socket 660 kiosk kiosk"), "\(text)")
+        #expect(text.contains("set ok"), "\(text)")
+        #expect(text.contains(#""name":"slider""#) && text.contains(#""value":0.25"#), "\(text)")
+    }
+
     @Test func aKilledKioskIsRestarted() throws {
         let run = try finished()
         let lines = try systemdLines(run)

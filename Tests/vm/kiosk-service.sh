@@ -113,6 +113,13 @@ echo "KIOSK-SIGSTOP seconds=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { print b
 show > /tmp/state-end.txt
 journalctl -b -u kiosk _PID=1 -o cat --no-pager > /tmp/systemd.txt
 ls -A /var/lib/kiosk > /tmp/state-directory.txt
+# The control socket under the unit (RuntimeDirectory=kiosk): its mode, owner and group, and a
+# set and a get through it with `kiosk control`, as root (a member of group kiosk may too).
+{
+    stat -c 'socket %a %U %G' /run/kiosk/control.sock
+    /usr/local/bin/kiosk control --socket /run/kiosk/control.sock set slider 0.25 && echo "set ok"
+    /usr/local/bin/kiosk control --socket /run/kiosk/control.sock state | tr -d ' \n'; echo
+} > /tmp/control.txt 2>&1
 systemd-analyze security kiosk --no-pager > /tmp/security.txt 2>&1
 
 # A user without one of the groups: the service's user and config, run by hand with setpriv.
@@ -147,6 +154,7 @@ section PROCESS /tmp/process.txt
 section DEVICES /tmp/devices.txt
 section SYSTEMD /tmp/systemd.txt
 section STATE-DIRECTORY /tmp/state-directory.txt
+section CONTROL /tmp/control.txt
 section SECURITY /tmp/security.txt
 # kiosk's lines at each syslog priority, 0 (emerg) to 7 (debug).
 for p in 0 1 2 3 4 5 6 7; do
