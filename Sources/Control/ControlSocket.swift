@@ -211,11 +211,20 @@ extension ControlSocket {
     /// glass still works.
     public static func install(on loop: KioskLoop, logger: Logger) {
         let settings = loop.configuration.control
-        guard settings.socket != nil else { return }
+        guard let path = settings.socket else { return }
         do {
             loop.install(try ControlSocket(settings: settings, logger: logger, now: loop.clock.now))
         } catch {
-            logger.error("control socket unavailable", metadata: ["control.error": "\(error)"])
+            // Its folder missing is kiosk run by hand, outside the unit whose RuntimeDirectory=
+            // makes /run/kiosk: a warning that says so, not an error on every start.
+            let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            var st = stat()
+            if !folder.isEmpty, stat(folder, &st) != 0, errno == ENOENT {
+                logger.warning("control socket off: its folder does not exist (kiosk.service makes /run/kiosk); set [control] socket to a folder that does, or \"none\"",
+                               metadata: ["control.socket": "\(path)"])
+            } else {
+                logger.error("control socket unavailable", metadata: ["control.error": "\(error)"])
+            }
         }
     }
 }

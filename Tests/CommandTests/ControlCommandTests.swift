@@ -55,6 +55,19 @@ struct ControlCommandTests {
         #expect(view("slider", in: views)["value"] as? Double == 1)
     }
 
+    /// `kiosk run` by hand, outside the unit that makes /run/kiosk: the socket's folder missing is
+    /// a warning that says what to do, not an error on every start; another failure stays an error.
+    @Test func aSocketFolderThatDoesNotExistIsAWarningAndAnUnusableSocketAnError() throws {
+        let k = try KioskProcess(config: try headlessConfig(tail: "[control]\nsocket = \"@FOLDER@/missing/control.sock\"\n"))
+        #expect(k.waitFor("control socket off: its folder does not exist"), "\(k.text)")
+        _ = k.stop()
+        #expect(!k.text.contains(" error "), "\(k.text)")
+        // A folder there but a file in the socket's place that is no socket: refused, an error.
+        let taken = try KioskProcess(config: try headlessConfig(tail: "[control]\nsocket = \"@FOLDER@\"\n"))
+        #expect(taken.waitFor("control socket unavailable"), "\(taken.text)")
+        _ = taken.stop()
+    }
+
     @Test func aRefusedRequestExitsWith1AndSaysWhy() throws {
         let (k, path) = try startKiosk()
         defer { _ = k.stop() }

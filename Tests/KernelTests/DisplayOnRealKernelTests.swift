@@ -138,9 +138,12 @@ struct DisplayOnRealKernelTests {
         #expect(shown.contains(" XRGB8888 rotation 180°, 2 flips\nKIOSK-SHOWN\n"), "\(shown)")
         let path = Self.screendumpPath.replacingOccurrences(of: ".ppm", with: "-turned.ppm")
         let screen = try PPMImage(try #require(FileManager.default.contents(atPath: path), "no screendump at \(path)"))
-        let configuration = try KioskConfiguration.load(path: Self.configPath)
+        // As `kiosk show` replays it: the turned config's [input] turns the touches to match the
+        // display, as `kiosk run` would on that kiosk.
+        var configuration = try KioskConfiguration.load(path: Self.configPath)
+        configuration.runtime.display.rotation = 180
         let trace = try EvemuTrace.parse(try String(contentsOfFile: Self.tracePath, encoding: .utf8), file: Self.tracePath)
-        let replay = try Replay(trace: trace, scene: configuration.scene, traceDecisions: false)
+        let replay = try Replay(trace: trace, configuration: configuration, traceDecisions: false)
         let shadow = try PixelBuffer(width: 800, height: 480)
         try SceneRenderer().draw(scene: replay.scene, at: replay.endTime, into: shadow)
         let (differing, first) = try screen.differences(from: shadow, rotation: .upsideDown)
