@@ -1,5 +1,6 @@
 import InputEvents
 import KioskCore
+import KioskTestSupport
 import Testing
 
 /// A panel whose raw coordinates are a known distortion of the screen, tapped exactly on five targets.
@@ -9,24 +10,8 @@ struct CalibrationFitTests {
     static let targets = CalibrationTargets.points(screen: screen)
     static let mmPerPixel = (x: 154.2 / 800, y: 85.9 / 480)
 
-    /// The four distortions of issue 15, as a map from normalised screen to normalised raw positions.
-    enum Distortion: String, CaseIterable, CustomTestStringConvertible {
-        case scaledAndOffset, axesSwapped, turned90, mirrored
-        var testDescription: String { rawValue }
-
-        func raw(_ p: Point) -> Point {
-            let (x, y) = (p.x / 800, p.y / 480)
-            switch self {
-            case .scaledAndOffset: return Point(x: 0.06 + 0.85 * x, y: 0.1 + 0.78 * y)
-            case .axesSwapped: return Point(x: 0.05 + 0.9 * y, y: 0.08 + 0.86 * x)
-            case .turned90: return Point(x: 0.04 + 0.9 * y, y: 0.97 - 0.92 * x)
-            case .mirrored: return Point(x: 0.95 - 0.9 * x, y: 0.05 + 0.9 * y)
-            }
-        }
-    }
-
-    @Test(arguments: Distortion.allCases)
-    func theMatrixMapsEachTapOntoItsTarget(_ distortion: Distortion) throws {
+    @Test(arguments: PanelDistortion.allCases)
+    func theMatrixMapsEachTapOntoItsTarget(_ distortion: PanelDistortion) throws {
         let raw = Self.targets.map(distortion.raw)
         let fit = try CalibrationFit(raw: raw, targets: Self.targets, screen: Self.screen, millimetresPerPixel: Self.mmPerPixel)
         for (r, t) in zip(raw, Self.targets) {
@@ -43,7 +28,7 @@ struct CalibrationFitTests {
     @Test func theTouchesRotationIsUndoneSoTheMatrixIsWhatTheConfigTakes() throws {
         // The config turns touches 180 after the matrix; the fit must aim before that turn.
         let after = try TouchCalibration.identity.rotated(clockwise: 180)
-        let raw = Self.targets.map(Distortion.scaledAndOffset.raw)
+        let raw = Self.targets.map(PanelDistortion.scaledAndOffset.raw)
         let fit = try CalibrationFit(raw: raw, targets: Self.targets, screen: Self.screen, after: after, millimetresPerPixel: Self.mmPerPixel)
         let whole = fit.calibration.then(after)
         for (r, t) in zip(raw, Self.targets) {
@@ -53,7 +38,7 @@ struct CalibrationFitTests {
     }
 
     @Test func aMissedTargetShowsInItsResidualInPixelsAndMillimetres() throws {
-        var raw = Self.targets.map(Distortion.scaledAndOffset.raw)
+        var raw = Self.targets.map(PanelDistortion.scaledAndOffset.raw)
         raw[4].x += 40.0 / 800 * 0.85  // the centre tapped 40 px right
         let fit = try CalibrationFit(raw: raw, targets: Self.targets, screen: Self.screen, millimetresPerPixel: Self.mmPerPixel)
         let worst = fit.residualPixels.indices.max { fit.residualPixels[$0] < fit.residualPixels[$1] }!

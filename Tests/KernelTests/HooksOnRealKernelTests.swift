@@ -93,7 +93,7 @@ struct HooksOnRealKernelTests {
 /// `mosquitto_sub`, each writing to a file the test waits on.
 final class HostBroker {
     static var available: Bool {
-        ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+        toolsPresent(["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub"])
     }
 
     let folder: URL
@@ -103,7 +103,7 @@ final class HostBroker {
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-vm-broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = try freeLocalPort()
         let config = folder.appendingPathComponent("mosquitto.conf")
         try "listener \(port) 127.0.0.1\npersistence false\nallow_anonymous true\nlog_dest stderr\n"
             .write(to: config, atomically: true, encoding: .utf8)
@@ -147,20 +147,6 @@ final class HostBroker {
         try p.run()
         processes.append(p)
         return OutputFile(path: path)
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard ok else { throw HostBrokerError(description: "no free port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

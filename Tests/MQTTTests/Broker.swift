@@ -77,8 +77,7 @@ final class LineProcess: Sendable {
 final class Broker {
     static let executable = "/usr/sbin/mosquitto"
     static var available: Bool {
-        ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub", "/usr/bin/mosquitto_pub", "/usr/bin/mosquitto_passwd"]
-            .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+        toolsPresent(["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub", "/usr/bin/mosquitto_pub", "/usr/bin/mosquitto_passwd"])
     }
 
     let folder: URL
@@ -91,7 +90,7 @@ final class Broker {
     /// With `tls`, the listener speaks TLS with a certificate for `localhost` signed by `caFile`.
     init(credentials: (user: String, password: String)? = nil, tls: Bool = false) throws {
         folder = try KioskExecutable.temporaryFolder("broker")
-        port = try Self.freePort()
+        port = try freeLocalPort()
         self.credentials = credentials
         self.tls = tls
         var config = "listener \(port) 127.0.0.1\npersistence false\nlog_dest stderr\nlog_type all\n"
@@ -118,7 +117,7 @@ final class Broker {
     var caFile: String { path("ca.crt") }
     private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-    static var canMakeCertificates: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") }
+    static var canMakeCertificates: Bool { toolsPresent(["/usr/bin/openssl"]) }
 
     /// A CA, and a server certificate it signs for localhost and 127.0.0.1 (openssl); readable by
     /// the broker's own user, which it becomes when started as root.
@@ -179,21 +178,6 @@ final class Broker {
     private func login(_ c: (user: String, password: String)?) -> [String] {
         guard let c else { return [] }
         return ["-u", c.user, "-P", c.password]
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard ok else { throw BrokerError("no free port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

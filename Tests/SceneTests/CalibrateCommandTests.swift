@@ -16,24 +16,8 @@ struct CalibrateCommandTests {
     /// The default scene's button, [40, 396, 180, 56].
     static let button = Point(x: 130, y: 424)
 
-    enum Distortion: String, CaseIterable, CustomTestStringConvertible {
-        case scaledAndOffset, axesSwapped, turned90, mirrored
-        var testDescription: String { rawValue }
-
-        /// Where the panel reports a touch on screen point `p`, normalised.
-        func raw(_ p: Point) -> Point {
-            let (x, y) = (p.x / 800, p.y / 480)
-            switch self {
-            case .scaledAndOffset: return Point(x: 0.06 + 0.85 * x, y: 0.1 + 0.78 * y)
-            case .axesSwapped: return Point(x: 0.05 + 0.9 * y, y: 0.08 + 0.86 * x)
-            case .turned90: return Point(x: 0.04 + 0.9 * y, y: 0.97 - 0.92 * x)
-            case .mirrored: return Point(x: 0.95 - 0.9 * x, y: 0.05 + 0.9 * y)
-            }
-        }
-    }
-
     /// A resistive ADS7846 (0..4095) tapped at `points` (screen pixels, through `distortion`), 0.15 s each.
-    func taps(_ points: [Point], _ distortion: Distortion, device: DeviceDescription = SyntheticTouchscreen.resistive) -> String {
+    func taps(_ points: [Point], _ distortion: PanelDistortion, device: DeviceDescription = SyntheticTouchscreen.resistive) -> String {
         var panel = SyntheticTouchscreen(device: device, screen: Self.screen)
         for p in points {
             let r = distortion.raw(p)
@@ -58,8 +42,8 @@ struct CalibrateCommandTests {
         return dir
     }
 
-    @Test(arguments: Distortion.allCases)
-    func theWrittenMatrixMapsTheTapsOntoTheTargetsAndAReplayPressesTheButton(_ distortion: Distortion) throws {
+    @Test(arguments: PanelDistortion.allCases)
+    func theWrittenMatrixMapsTheTapsOntoTheTargetsAndAReplayPressesTheButton(_ distortion: PanelDistortion) throws {
         let dir = try folderWithConfig()
         let config = dir.appendingPathComponent("kiosk.toml").path
         let before = try String(contentsOfFile: config, encoding: .utf8)
