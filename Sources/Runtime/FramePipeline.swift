@@ -22,6 +22,8 @@ public final class FramePipeline {
 
     /// Nil: a replay that draws nothing.
     public let output: (any FrameOutput)?
+    /// `output` when it knows when its vblanks fall (KioskLoop+Pacing.swift): looked up once, not every frame.
+    public let paced: (any PacedOutput)?
     /// The frame as drawn, in the scene's orientation: what screenshots write.
     public private(set) var shadow: PixelBuffer
     public let rotation: DisplayRotation
@@ -39,6 +41,7 @@ public final class FramePipeline {
         damage = DamageTracker(width: width, height: height)
         self.rotation = rotation
         self.output = output
+        paced = output as? any PacedOutput
         rects.reserveCapacity(64)
     }
 

@@ -27,7 +27,7 @@ public struct LatencyReport: Sendable, Equatable, CustomStringConvertible {
 extension Replay {
     /// The latency of every input shown, on a paced display; nil when the replay was not paced.
     public var latency: LatencyReport? {
-        guard let paced = loop.output as? PacedOutput, paced.nextVBlank(after: .zero) != nil else { return nil }
+        guard let paced = loop.pipeline.paced, paced.nextVBlank(after: .zero) != nil else { return nil }
         let h = loop.stats.latency
         return LatencyReport(
             refreshHz: paced.refreshHz, inputs: Int(h.totalCount), unmeasured: loop.stats.unmeasuredInputs,
@@ -42,7 +42,7 @@ extension Replay {
     /// card's flip events. A flip due at the very moment of an input is taken first, as the live
     /// loop handles display events before it reads input.
     mutating func runPacedWakes(through time: Instant?, _ clock: VirtualClock) {
-        guard let paced = loop.output as? PacedOutput, paced.nextVBlank(after: clock.now) != nil else { return }
+        guard let paced = loop.pipeline.paced, paced.nextVBlank(after: clock.now) != nil else { return }
         var steps = 0
         while steps < 1_000_000 {
             var wake = loop.nextWake()

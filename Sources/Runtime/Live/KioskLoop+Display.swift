@@ -24,7 +24,7 @@ extension KioskLoop {
     /// Page flips done: the frame is on the glass, and its inputs' latency is known.
     func handleDisplayEvents(at now: Instant) {
         // A card's flip events come through its descriptor; a paced headless display's on the clock.
-        guard let output, output.pollDescriptor != nil || output is PacedOutput, display.readsEvents else { return }
+        guard let output, output.pollDescriptor != nil || pipeline.paced != nil, display.readsEvents else { return }
         do {
             try output.handleEvents { perform(display.flipDone(at: $0), at: now) }
         } catch {

@@ -24,7 +24,7 @@ extension KioskLoop {
     /// before the repaint window of the next vblank, it is false, and `repaintAt` holds the moment
     /// to draw (a wake-up). Outputs that do not know their vblanks draw at once.
     func repaintDue(at now: Instant) -> Bool {
-        guard let paced = output as? PacedOutput, let vblank = paced.nextVBlank(after: now) else { return true }
+        guard let paced = pipeline.paced, let vblank = paced.nextVBlank(after: now) else { return true }
         let deadline = Instant(microseconds: vblank.microseconds - Self.repaintWindowMicroseconds)
         if now >= deadline {
             repaintAt = nil
