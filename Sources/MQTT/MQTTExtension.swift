@@ -88,6 +88,17 @@ public final class MQTTExtension: LoopExtension {
         var index: Int
         /// The state last published; nil: to send.
         var published: String?
+        /// What `published` was made from: while the view still holds it, no payload is built
+        /// (states are looked at every wake-up, a drag's every frame).
+        var publishedFrom: StateSource?
+    }
+
+    /// A control's state as the view holds it, compared before any payload is formatted.
+    struct StateSource: Equatable {
+        var value: Double
+        var isOn: Bool
+        var taps: Int
+        var label: String
     }
 
     /// Sets up the client; the first connect is tried at `now` (in `service`).
@@ -364,6 +375,8 @@ public final class MQTTExtension: LoopExtension {
             let c = controls[i]
             guard c.index < scene.views.count, scene.views[c.index].name == c.name else { continue }
             let v = scene.views[c.index]
+            let source = StateSource(value: v.value, isOn: v.isOn, taps: v.taps, label: v.label)
+            if c.published != nil, c.publishedFrom == source { continue }
             let state: String
             switch c.kind {
             case .slider: state = ControlPayload.percentState(v.value)
@@ -371,6 +384,7 @@ public final class MQTTExtension: LoopExtension {
             case .button: state = ControlPayload.buttonState(taps: v.taps, label: v.label)
             case .canvas, .square: continue
             }
+            controls[i].publishedFrom = source
             guard state != c.published else { continue }
             controls[i].published = state
             send(topics.state(c.name), state, retain: true, now: nil)
