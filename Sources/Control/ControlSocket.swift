@@ -87,8 +87,12 @@ public final class ControlSocket: LoopExtension {
     public func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant) {
         guard clients.contains(where: { !$0.subscriptions.isEmpty }) else { return }
         for e in events {
-            let (kind, line) = ControlEvents.line(e, source: source, origin: origin)
-            for c in clients where c.subscriptions.contains(kind) { c.send(line) }
+            // A line is built only when someone asked for its kind (a drag makes a gesture event a frame).
+            let kind: ControlRequest.EventKind = if case .gesture = e { .gesture } else { .control }
+            if clients.contains(where: { $0.subscriptions.contains(kind) }) {
+                let line = ControlEvents.line(e, source: source, origin: origin).1
+                for c in clients where c.subscriptions.contains(kind) { c.send(line) }
+            }
             if let state = ControlEvents.stateLine(e, source: source, scene: scene, origin: origin) {
                 for c in clients where c.subscriptions.contains(.state) { c.send(state) }
             }
