@@ -27,8 +27,10 @@ public final class FramePipeline {
     /// The frame as drawn, in the scene's orientation: what screenshots write.
     public private(set) var shadow: PixelBuffer
     public let rotation: DisplayRotation
-    /// Nil when there is no output.
+    /// Nil when there is no output, until a replay's screenshot asks for a frame (`drawWhole`).
     var renderer: SceneRenderer?
+    /// The config's font, read when the first frame is drawn.
+    private var fontPath: String
     private var damage: DamageTracker
     /// Reused every frame: drawing allocates nothing of its own in steady state.
     private var rects: [Rect] = []
@@ -37,6 +39,7 @@ public final class FramePipeline {
     public init(width: Int, height: Int, format: PixelFormat, font: String, rotation: DisplayRotation,
                 output: (any FrameOutput)?) throws(DrawingResourceError) {
         shadow = try PixelBuffer(width: width, height: height, format: format)
+        fontPath = font
         renderer = output == nil ? nil : SceneRenderer(font: try Font(path: font))
         damage = DamageTracker(width: width, height: height)
         self.rotation = rotation
@@ -49,14 +52,8 @@ public final class FramePipeline {
     /// render and present stages.
     func drawFrame(_ scene: KioskScene, at now: Instant, meter: StageMeter?) -> Outcome {
         guard let output, let renderer else { return .unchanged }
-        var start = meter?.start()
-        damage.damage(for: scene, at: now, into: &rects)
-        if let start { meter?.end(.animation, since: start) }
-        guard !rects.isEmpty else { return .unchanged }
-        start = meter?.start()
-        renderer.draw(scene: scene, at: now, into: shadow, clip: rects)
-        if let start { meter?.end(.render, since: start) }
-        start = meter?.start()
+        guard render(scene, at: now, with: renderer, meter: meter) else { return .unchanged }
+        let start = meter?.start()
         let shown: Instant?
         do {
             try output.copy(from: shadow, damage: rects, rotation: rotation)
@@ -66,6 +63,29 @@ public final class FramePipeline {
         }
         if let start { meter?.end(.present, since: start) }
         return .presented(shownAt: shown)
+    }
+
+    /// The damage and render stages: what changed in `scene` at `now`, found and drawn into the
+    /// shadow buffer (`rects`); false when nothing changed.
+    private func render(_ scene: KioskScene, at now: Instant, with renderer: SceneRenderer, meter: StageMeter?) -> Bool {
+        var start = meter?.start()
+        damage.damage(for: scene, at: now, into: &rects)
+        if let start { meter?.end(.animation, since: start) }
+        guard !rects.isEmpty else { return false }
+        start = meter?.start()
+        renderer.draw(scene: scene, at: now, into: shadow, clip: rects)
+        if let start { meter?.end(.render, since: start) }
+        return true
+    }
+
+    /// Draws what changed in `scene` at `now` into the shadow buffer, without presenting it: the
+    /// renderer benchmarks' frame, and a replay's screenshot when the replay drew nothing (its first
+    /// frame is the whole scene). The font is read on the first call when there is no output.
+    /// Returns false when nothing changed.
+    @discardableResult
+    public func render(_ scene: KioskScene, at now: Instant) throws(DrawingResourceError) -> Bool {
+        if renderer == nil { renderer = SceneRenderer(font: try Font(path: fontPath)) }
+        return render(scene, at: now, with: renderer!, meter: nil)
     }
 
     /// Draws what changed in `scene` at `now` and presents it.

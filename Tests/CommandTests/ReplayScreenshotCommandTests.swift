@@ -41,6 +41,11 @@ import Testing
         SceneRenderer(font: try Font(path: bold)).draw(scene: replay.scene, at: replay.endTime, into: expected)
         let shot = try PixelBuffer(contentsOfPNG: png)
         #expect(firstDifference(shot, expected) == "none")
+        // A replay that drew nothing writes its final frame drawn whole through its own frame
+        // pipeline, in the config's format and font: the same pixels.
+        let whole = folder.appendingPathComponent("whole.png").path
+        try replay.writeScreenshot(to: whole)
+        #expect(firstDifference(try PixelBuffer(contentsOfPNG: whole), expected) == "none")
 
         // The comparison can tell: the default font, or the other pixel format, would not pass.
         let plain = try PixelBuffer(width: 800, height: 480, format: format)
