@@ -74,6 +74,9 @@ public final class HeadlessDisplay: FrameOutput {
         guard let learned else { return .paced(hz: Double(vblank.refreshHz)) }
         return learned.isTrusted ? .paced(hz: learned.refreshHz) : .learning
     }
+    /// The simulated vblanks start over at another phase (a mode set again): a display that
+    /// learns them finds its grid wrong at the next flip.
+    public func restartVBlanks(phaseMicroseconds phase: Int64) { vblank?.restart(phaseMicroseconds: phase) }
     public func setPower(on: Bool) throws(DisplayError) { isPoweredOn = on }
     public func recover() throws(DisplayError) {}
     @discardableResult

@@ -139,4 +139,32 @@ struct LearnedVBlankTests {
         #expect(s.latencies == 2)
         #expect(s.worst <= v1.microseconds - v0.microseconds - 1_000 + 16)
     }
+
+    @Test func whenTheVBlanksMoveTheGridIsForgottenFramesAreDrawnAtOnceAndItIsLearnedAgain() throws {
+        let s = try Stepper()
+        s.startDragging()
+        s.drag(every: 1 / 128.0, for: 0.3)
+        #expect(s.output.learned?.isTrusted == true)
+        s.run(until: s.clock.now.adding(seconds: 0.1))
+        // The kernel's vblanks start over 7 ms later, as after a mode set the display did not see.
+        let moved = LearnedVBlankTests.kernel.phaseMicroseconds + 7_000
+        s.output.restartVBlanks(phaseMicroseconds: moved)
+        let truth = SimulatedVBlank(refreshHz: 60, phaseMicroseconds: moved)
+        // A frame drawn on the old grid: its flip completes at a vblank off it, and the grid is forgotten.
+        s.touch(.moved, at: s.clock.now.adding(seconds: 0.003))
+        s.run(until: s.clock.now.adding(seconds: 0.04))
+        #expect(s.output.vblankTiming == .learning)
+        #expect(s.output.nextVBlank(after: s.clock.now) == nil)
+        // Meanwhile drawn at once: the flip is in flight as soon as the input came.
+        s.touch(.moved, at: s.clock.now.adding(seconds: 0.002))
+        #expect(s.kernelFlip != nil)
+        // A drag teaches the new grid, and the loop is paced on it.
+        s.drag(every: 1 / 128.0, for: 0.3)
+        #expect(s.output.learned?.isTrusted == true)
+        let predicted = try #require(s.output.nextVBlank(after: s.clock.now))
+        #expect(abs(predicted.microseconds - truth.nextVBlank(after: s.clock.now).microseconds) <= 1)
+        s.resetStats()
+        s.drag(every: 1 / 128.0, for: 1)
+        #expect(Double(s.worst) <= LearnedVBlankTests.refresh + Double(LearnedVBlankTests.window) + 50, "worst \(s.worst) µs")
+    }
 }
