@@ -12,7 +12,7 @@ import KioskCore
 /// a recovered display start afresh (`forget()`). Until the grid is trusted `nextVBlank(after:)`
 /// is nil: frames are drawn at once.
 public struct VBlankGrid: Sendable, Equatable {
-    /// One refresh, in microseconds (16 683.35 for 59.94 Hz).
+    /// One refresh, in microseconds (16 683.3 for 1080p at 59.94 Hz).
     public private(set) var periodMicroseconds: Double
     /// How far a time may lie from the grid and still be on it.
     public static let toleranceMicroseconds = 500.0
@@ -40,8 +40,8 @@ public struct VBlankGrid: Sendable, Equatable {
     /// A mode's exact refresh period, from its timings as the kernel has them (`drmModeModeInfo`):
     /// the pixel clock in kHz over the pixels of a whole frame, blanking included. Not `vrefresh`,
     /// which is rounded to whole Hz (a 59.94 Hz mode says 60, and in 10 s the two drift apart by
-    /// 10 ms). An interlaced mode's vblanks come every field, a double-scanned one's every other
-    /// line pair. Nil when the timings are missing.
+    /// 10 ms). An interlaced mode has a vblank every field (half a frame); a double-scanned one
+    /// scans each line twice (twice the frame). Nil when the timings are missing.
     public static func periodMicroseconds(pixelClockKHz: Int, horizontalTotal: Int, verticalTotal: Int,
                                           interlaced: Bool = false, doubleScan: Bool = false) -> Double? {
         guard pixelClockKHz > 0, horizontalTotal > 0, verticalTotal > 0 else { return nil }
