@@ -27,4 +27,24 @@ static const int kiosk_PROT_READ_WRITE = PROT_READ | PROT_WRITE;
 static const int kiosk_MAP_SHARED = MAP_SHARED;
 // The crash handler: runs once (the default action is back on entry), on its own stack.
 static const int kiosk_SA_RESETHAND_ONSTACK = (int)(SA_RESETHAND | SA_ONSTACK);
+static const uint64_t kiosk_DRM_CAP_TIMESTAMP_MONOTONIC = DRM_CAP_TIMESTAMP_MONOTONIC;
+static const uint32_t kiosk_DRM_MODE_FLAG_INTERLACE = DRM_MODE_FLAG_INTERLACE;
+static const uint32_t kiosk_DRM_MODE_FLAG_DBLSCAN = DRM_MODE_FLAG_DBLSCAN;
+
+// The time of the last vblank of the CRTC at index `pipe` in the card's resources, in
+// microseconds of the kernel's vblank clock: drmWaitVBlank, relative, sequence 0, which returns
+// at once. 0, or -1 with errno (EOPNOTSUPP: the driver has no vblank interrupts, as virtio-gpu;
+// EINVAL: the CRTC is off). The union and the CRTC bits of the request do not import cleanly.
+static inline int kiosk_last_vblank(int fd, unsigned pipe, int64_t *microseconds) {
+    drmVBlank vbl;
+    unsigned type = DRM_VBLANK_RELATIVE;
+    if (pipe == 1) type |= DRM_VBLANK_SECONDARY;
+    else if (pipe > 1) type |= (pipe << DRM_VBLANK_HIGH_CRTC_SHIFT) & DRM_VBLANK_HIGH_CRTC_MASK;
+    vbl.request.type = (drmVBlankSeqType)type;
+    vbl.request.sequence = 0;
+    vbl.request.signal = 0;
+    if (drmWaitVBlank(fd, &vbl) != 0) return -1;
+    *microseconds = (int64_t)vbl.reply.tval_sec * 1000000 + (int64_t)vbl.reply.tval_usec;
+    return 0;
+}
 #endif

@@ -81,6 +81,8 @@ struct Connector {
     let modes: [(mode: DisplayMode, info: drmModeModeInfo)]
     /// The CRTC already driving it, else the first one an encoder of it can use.
     let crtcID: UInt32?
+    /// That CRTC's index among the card's CRTCs: the "pipe" that vblank requests name.
+    let crtcIndex: Int?
 
     init(_ c: drmModeConnector, crtcs: [UInt32], fd: Int32) {
         id = c.connector_id
@@ -108,5 +110,6 @@ struct Connector {
             }
         }
         crtcID = crtc
+        crtcIndex = crtc.flatMap { crtcs.firstIndex(of: $0) }
     }
 }

@@ -38,13 +38,23 @@ public final class DRMDisplay {
     private var frameAreas: [Rect] = []
     private var neededAreas: [Rect] = []
     /// The buffer on screen; nil before the first `present()` sets the mode.
-    private var front: Int?
+    private(set) var front: Int?
     private var flipping = 0
     /// The flip `flipDone` saw during `handleEvents`, told to its caller once the events are read.
     private var completedFlip: Instant?
     /// What the CRTC showed before, put back by `restore()`.
     private var previous: drmModeCrtcPtr?
     private var isMaster = false
+    /// The CRTC's index among the card's: the pipe `drmWaitVBlank` names.
+    private let pipe: Int
+    /// The panel's vblanks as its flips taught them (DRMDisplay+VBlank.swift); nil when the
+    /// driver gives no vblank times (virtio-gpu), and then `vblankUnknownReason` says why.
+    var grid: VBlankGrid?
+    var vblankUnknownReason: String?
+    /// When the flip in flight was queued.
+    var flipQueuedAt: Instant?
+    /// When the kernel was last asked for its last vblank.
+    var lastVBlankQuery: Instant?
 
     /// Opens `card` (or the first card in /dev/dri with a connected connector), becomes DRM
     /// master and prepares `connector` (or the first connected one) in `mode` (or its preferred
@@ -66,6 +76,7 @@ public final class DRMDisplay {
         modeInfo = connector.modes[choice.mode].info
         guard let crtc = connector.crtcID else { throw DisplayError("\(card.name): \(connector.name): no CRTC can drive it") }
         crtcID = crtc
+        pipe = connector.crtcIndex ?? 0
         if drmSetMaster(card.fd) != 0 {
             let code = errno
             throw DisplayError.masterRefused(card: card.name, errno: code)
@@ -81,6 +92,7 @@ public final class DRMDisplay {
         }
         damage = BufferDamage(bufferCount: 2, screen: Rect(x: 0, y: 0, width: Double(mode.width), height: Double(mode.height)))
         previous = drmModeGetCrtc(card.fd, crtc)
+        learnVBlankTiming()
         CrashRestore.arm(fd: card.fd, crtcID: crtc, connectorID: connectorID, previous: previous?.pointee)
     }
 
@@ -130,6 +142,8 @@ public final class DRMDisplay {
                 drmModeSetCrtc(card.fd, crtcID, buffers[back].framebuffer, 0, 0, &connector, 1, &modeInfo)
             }
             front = back
+            // The mode was set afresh: its vblanks start anew.
+            grid?.forget()
             CrashRestore.noteModeSet(fd: card.fd, true)
             return MonotonicClock.now
         }
@@ -139,6 +153,7 @@ public final class DRMDisplay {
         }
         flipping = back
         isFlipPending = true
+        flipQueuedAt = MonotonicClock.now
         return nil
     }
 
@@ -179,7 +194,36 @@ public final class DRMDisplay {
         front = flipping
         flipCount += 1
         lastFlipMicroseconds = microseconds
+        flipQueuedAt = nil
         completedFlip = Instant(microseconds: microseconds)
+        grid?.flipCompleted(at: Instant(microseconds: microseconds))
+    }
+
+    /// The kernel's last vblank of this display's CRTC (`drmWaitVBlank` for the current count,
+    /// which returns at once), or the errno it failed with: EOPNOTSUPP when the driver has no
+    /// vblank interrupts (virtio-gpu), EINVAL when the CRTC is off.
+    func lastVBlank() -> VBlankQuery {
+        var t: Int64 = 0
+        while true {
+            if kiosk_last_vblank(card.fd, UInt32(pipe), &t) == 0 { return .at(Instant(microseconds: t)) }
+            if errno != EINTR { return .failed(errno: errno) }
+        }
+    }
+
+    /// Whether the kernel's vblank and flip times are CLOCK_MONOTONIC (`DRM_CAP_TIMESTAMP_MONOTONIC`),
+    /// the loop's clock; nil when the kernel does not say.
+    func vblankTimesAreMonotonic() -> Bool? {
+        var value: UInt64 = 0
+        guard drmGetCap(card.fd, kiosk_DRM_CAP_TIMESTAMP_MONOTONIC, &value) == 0 else { return nil }
+        return value != 0
+    }
+
+    /// The mode's exact refresh period from its timings; nil when they are missing.
+    var modePeriodMicroseconds: Double? {
+        VBlankGrid.periodMicroseconds(pixelClockKHz: Int(modeInfo.clock), horizontalTotal: Int(modeInfo.htotal),
+                                      verticalTotal: Int(modeInfo.vtotal),
+                                      interlaced: modeInfo.flags & kiosk_DRM_MODE_FLAG_INTERLACE != 0,
+                                      doubleScan: modeInfo.flags & kiosk_DRM_MODE_FLAG_DBLSCAN != 0)
     }
 
     /// Whether the connector still has a display attached (an HDMI cable can be pulled).
@@ -216,6 +260,8 @@ public final class DRMDisplay {
             drmModeConnectorSetProperty(card.fd, connectorID, property, value)
         }
         isPoweredOn = on
+        // A blanked panel has no vblanks; woken, it starts them anew.
+        grid?.forget()
     }
 
     private func connectorProperty(named wanted: String) -> UInt32? {
@@ -242,7 +288,9 @@ public final class DRMDisplay {
             isMaster = true
         }
         isFlipPending = false
+        flipQueuedAt = nil
         front = nil
+        grid?.forget()
         damage.invalidate()
         if !isPoweredOn { try? setPower(on: true) }
     }
@@ -251,6 +299,8 @@ public final class DRMDisplay {
     public func noteMasterLost() {
         isMaster = false
         isFlipPending = false
+        flipQueuedAt = nil
+        grid?.forget()
     }
 
     /// Puts back what the CRTC showed before and gives up DRM master; safe to call twice.

@@ -14,12 +14,17 @@ public final class HeadlessDisplay: FrameOutput {
     private let clock: any InstantClock
     /// With a refresh rate, flips complete at the next vblank on the clock, not at once.
     public private(set) var vblank: SimulatedVBlank?
+    /// With `learnsVBlanks`, the vblanks as the flips' times taught them, as `DRMDisplay` learns
+    /// a panel's: the simulated refresh is then the kernel's side, and the loop knows only this.
+    public private(set) var learned: VBlankGrid?
 
+    /// `learnsVBlanks`: the loop is not told the simulated vblanks, it learns them from the flips.
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888, vblank: SimulatedVBlank? = nil,
-                clock: any InstantClock = MonotonicClock()) throws(DrawingResourceError) {
+                learnsVBlanks: Bool = false, clock: any InstantClock = MonotonicClock()) throws(DrawingResourceError) {
         screen = try PixelBuffer(width: width, height: height, format: format)
         self.vblank = vblank
         self.clock = clock
+        if learnsVBlanks, let vblank { learned = VBlankGrid(refreshHz: Double(vblank.refreshHz)) }
     }
 
     public var summary: String { "headless \(width)x\(height)@\(refreshHz) \(screen.format)" }
@@ -51,13 +56,27 @@ public final class HeadlessDisplay: FrameOutput {
     /// Paced: the flip that completed by now, as DRM's flip event says it.
     public func handleEvents(_ flipped: (Instant) -> Void) throws(DisplayError) {
         guard let shown = vblank?.completeFlip(by: clock.now) else { return }
+        learned?.flipCompleted(at: shown)
         flipped(flipDone(at: shown))
     }
 
-    /// The first vblank after `t`; nil when frames are shown at once.
-    public func nextVBlank(after t: Instant) -> Instant? { vblank?.nextVBlank(after: t) }
+    /// The first vblank after `t`; nil when frames are shown at once, or while the vblanks are
+    /// being learned.
+    public func nextVBlank(after t: Instant) -> Instant? {
+        guard learned == nil else { return learned?.nextVBlank(after: t) }
+        return vblank?.nextVBlank(after: t)
+    }
     /// When the flip in flight completes; nil when none is.
     public var flipCompletion: Instant? { vblank?.pendingFlip }
+    /// Paced at the simulated rate, or as learned; unknown without a simulated refresh.
+    public var vblankTiming: VBlankTiming {
+        guard let vblank else { return .unknown(reason: "frames are shown at once") }
+        guard let learned else { return .paced(hz: Double(vblank.refreshHz)) }
+        return learned.isTrusted ? .paced(hz: learned.refreshHz) : .learning
+    }
+    /// The simulated vblanks start over at another phase (a mode set again): a display that
+    /// learns them finds its grid wrong at the next flip.
+    public func restartVBlanks(phaseMicroseconds phase: Int64) { vblank?.restart(phaseMicroseconds: phase) }
     public func setPower(on: Bool) throws(DisplayError) { isPoweredOn = on }
     public func recover() throws(DisplayError) {}
     @discardableResult

@@ -10,7 +10,7 @@ import KioskCore
 public struct SimulatedVBlank: Sendable {
     public let refreshHz: Int
     /// Where on the clock vblank 0 falls, in microseconds.
-    public let phaseMicroseconds: Int64
+    public private(set) var phaseMicroseconds: Int64
     /// When the flip queued last completes; nil when none is in flight.
     public private(set) var pendingFlip: Instant?
 
@@ -31,6 +31,13 @@ public struct SimulatedVBlank: Sendable {
 
     private func vblank(_ k: Int64) -> Int64 {
         (k * 1_000_000 + Int64(refreshHz) / 2) / Int64(refreshHz)
+    }
+
+    /// The vblanks start over at another phase, as when the mode is set again: what a display
+    /// that learned them must notice. Only with no flip in flight.
+    public mutating func restart(phaseMicroseconds phase: Int64) {
+        precondition(pendingFlip == nil, "the vblanks restarted while a flip was in flight")
+        phaseMicroseconds = phase
     }
 
     /// Queues a flip at `t`; it completes at the next vblank. One flip at a time, as with DRM.

@@ -27,6 +27,7 @@ extension KioskLoop {
         guard let output, output.pollDescriptor != nil || pipeline.paced != nil, display.readsEvents else { return }
         do {
             try output.handleEvents { perform(display.flipDone(at: $0), at: now) }
+            notePacing()
         } catch {
             perform(display.failed(error, at: now), at: now)
         }

@@ -1,5 +1,6 @@
 import Display
 import KioskCore
+import Logging
 
 /// An output that knows when its vblanks fall: the loop then draws late in the refresh, not at
 /// the first input, so that inputs arriving during the refresh join the frame instead of waiting
@@ -9,9 +10,15 @@ public protocol PacedOutput: FrameOutput {
     func nextVBlank(after t: Instant) -> Instant?
     /// When the flip in flight completes; nil when none is.
     var flipCompletion: Instant? { get }
+    /// Whether the vblanks are known, for the log.
+    var vblankTiming: VBlankTiming { get }
 }
 
 extension HeadlessDisplay: PacedOutput {}
+
+/// A panel's vblanks as its page flips' times teach them (DRMDisplay+VBlank.swift); on a driver
+/// without vblank times (virtio-gpu), never known: frames are drawn at once.
+extension DRMDisplay: PacedOutput {}
 
 extension KioskLoop {
     /// How long before a vblank the loop draws (weston's "repaint window"): the frame's own work
@@ -32,5 +39,29 @@ extension KioskLoop {
         }
         repaintAt = deadline
         return false
+    }
+}
+
+extension KioskLoop {
+    /// Says in the log when the output's vblank timing changed: at startup whether it can be known
+    /// at all, when it is first learned, and (at debug) when it is forgotten and learned again.
+    func notePacing() {
+        guard let paced = pipeline.paced else { return }
+        let timing = paced.vblankTiming
+        guard timing != pacingSaid else { return }
+        let before = pacingSaid
+        pacingSaid = timing
+        switch timing {
+        case .unknown(let reason):
+            log.info("display: vblank timing unknown, drawing at once", metadata: ["display.vblank": "\(reason)"])
+        case .paced(let hz):
+            let line: Logger.Message = "display: paced to vblanks at \(fixedDecimal(hz, 2)) Hz"
+            if pacedOnce { log.debug(line) } else { log.info(line) }
+            pacedOnce = true
+        case .learning:
+            if case .paced = before {
+                log.debug("display: vblank timing forgotten, drawing at once until page flips teach it again")
+            }
+        }
     }
 }

@@ -76,6 +76,9 @@ public final class KioskLoop {
     var fds: [pollfd] = []
     /// On a paced output, when the next frame is drawn (KioskLoop+Pacing.swift).
     var repaintAt: Instant?
+    /// The output's vblank timing as the log last said it, and whether it was ever paced (KioskLoop+Pacing.swift).
+    var pacingSaid: VBlankTiming?
+    var pacedOnce = false
     var nextStats: Instant?
     var reloadPending = false
     /// Time spent delivering frames inside the input stage: the recognizers' stage, not input's.
@@ -163,7 +166,10 @@ public final class KioskLoop {
         meter = StageMeter(stats: LoopStats(budgets: Self.budgets(settings.loop, refresh: output?.refreshHz ?? 60), start: now),
                            log: logger, clock: clock, injectedStall: options.injectedStall)
         blanking = BlankingPolicy(blankAfter: settings.display.blankAfterSeconds, now: now)
-        if input != nil, let output { logStart(output, rotation: turn) }
+        if input != nil, let output {
+            logStart(output, rotation: turn)
+            notePacing()
+        }
     }
 
     deinit {
