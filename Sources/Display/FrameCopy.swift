@@ -68,9 +68,15 @@ public enum FrameCopy {
     static func copyTurned<Pixel: SIMDScalar & FixedWidthInteger>(_: Pixel.Type, from shadow: PixelBuffer, to target: PixelTarget,
                                                                   dest: PixelRect, rotation: DisplayRotation) {
         switch rotation {
-        case .upright, .upsideDown:
-            // Source and target both go along rows: no tiles needed.
+        case .upright:
             copyPixels(Pixel.self, from: shadow, to: target, columns: dest.x..<(dest.x + dest.width), rows: dest.y..<(dest.y + dest.height), rotation: rotation)
+        case .upsideDown:
+            // Source and target both go along rows: no tiles needed.
+            if Pixel.self == UInt32.self {
+                copyUpsideDown(Block32.self, from: shadow, to: target, dest: dest)
+            } else {
+                copyUpsideDown(Block16.self, from: shadow, to: target, dest: dest)
+            }
         case .clockwise90, .clockwise270:
             // Each of the four kernels compiled on its own, `mirrored` a constant in it.
             switch (Pixel.self == UInt32.self, rotation == .clockwise270) {
@@ -133,7 +139,26 @@ public enum FrameCopy {
         }
     }
 
-    /// Pixel by pixel along target rows: the edges of a tile, and the upside-down turn.
+    /// 180°: target row y is shadow row h − 1 − y read backwards, 16 bytes at a time, their
+    /// pixels reversed in a register.
+    @inline(__always)
+    private static func copyUpsideDown<Block: TurnBlock>(_: Block.Type, from shadow: PixelBuffer, to target: PixelTarget, dest: PixelRect) {
+        let n = Block.side, size = MemoryLayout<Block.Pixel>.size
+        let blocks = dest.width / n, blockBytes = n * size
+        for y in dest.y..<(dest.y + dest.height) {
+            // Target (x, y) shows shadow (w − 1 − x, h − 1 − y): the block from x starts at shadow column w − n − x.
+            var from = UnsafeRawPointer(shadow.bytes + (shadow.height - 1 - y) * shadow.stride) + (shadow.width - n - dest.x) * size
+            var to = target.bytes + y * target.stride + dest.x * size
+            for _ in 0..<blocks {
+                Block.copyReversed(from: from, to: to)
+                from -= blockBytes
+                to += blockBytes
+            }
+            copyPixels(Block.Pixel.self, from: shadow, to: target, columns: (dest.x + blocks * n)..<(dest.x + dest.width), rows: y..<(y + 1), rotation: .upsideDown)
+        }
+    }
+
+    /// Pixel by pixel along target rows: the edges of a block or tile.
     @inline(__always)
     private static func copyPixels<Pixel: FixedWidthInteger>(_: Pixel.Type, from shadow: PixelBuffer, to target: PixelTarget,
                                                              columns: Range<Int>, rows: Range<Int>, rotation: DisplayRotation) {
@@ -174,6 +199,8 @@ protocol TurnBlock {
     /// Copies one block: source row k (k = 0 ..< side, at `from + k * rowStep`) is target column
     /// k; its lane j goes to target row j from `to` (or row side − 1 − j when `mirrored`).
     static func copy(from: UnsafeRawPointer, rowStep: Int, to: UnsafeMutableRawPointer, stride: Int, mirrored: Bool)
+    /// Copies the `side` pixels at `from` to `to` in reverse order.
+    static func copyReversed(from: UnsafeRawPointer, to: UnsafeMutableRawPointer)
 }
 
 /// 4x4 blocks of 32-bit pixels: interleaved by 32 bits, then by 64.
@@ -203,6 +230,12 @@ enum Block32: TurnBlock {
             to.storeBytes(of: c2, toByteOffset: 2 &* stride, as: Row.self)
             to.storeBytes(of: c3, toByteOffset: 3 &* stride, as: Row.self)
         }
+    }
+
+    @inline(__always)
+    static func copyReversed(from: UnsafeRawPointer, to: UnsafeMutableRawPointer) {
+        let r = from.loadUnaligned(as: Row.self)
+        to.storeBytes(of: Row(r[3], r[2], r[1], r[0]), as: Row.self)
     }
 }
 
@@ -248,6 +281,12 @@ enum Block16: TurnBlock {
             to.storeBytes(of: c6, toByteOffset: 6 &* stride, as: Row.self)
             to.storeBytes(of: c7, toByteOffset: 7 &* stride, as: Row.self)
         }
+    }
+
+    @inline(__always)
+    static func copyReversed(from: UnsafeRawPointer, to: UnsafeMutableRawPointer) {
+        let r = from.loadUnaligned(as: Row.self)
+        to.storeBytes(of: Row(r[7], r[6], r[5], r[4], r[3], r[2], r[1], r[0]), as: Row.self)
     }
 }
 
