@@ -1,4 +1,5 @@
 import Display
+import Glibc
 import KioskCore
 import Testing
 
@@ -47,8 +48,9 @@ struct FrameCopyTests {
         }
     }
 
-    /// Sizes and damage that cut tiles (32 pixels) and blocks (4 pixels) at every edge: the turned
-    /// copies go tile by tile and block by block, with the odd pixels at the edges one by one.
+    /// Sizes and damage that cut tiles (32x64 target pixels) and blocks (4 pixels at 32 bits, 8 at
+    /// 16) at every edge: the turned copies go tile by tile and block by block, with the odd pixels
+    /// at the edges one by one.
     @Test(arguments: DisplayRotation.allCases, [PixelFormat.xrgb8888, .rgb565])
     func aTiledCopyWritesExactlyThePixelsTheRotationSays(rotation: DisplayRotation, format: PixelFormat) throws {
         let (width, height) = (101, 71)
@@ -70,6 +72,95 @@ struct FrameCopyTests {
                 }
             }
             #expect(wrong == 0, "\(rotation) \(format) damage \(damage): \(wrong) pixels wrong")
+        }
+    }
+
+    /// What a copy must leave in a target: the naive copy, shadow pixel by shadow pixel, each put
+    /// where `panelRect` turns it (when that is inside the target), every other byte as it was.
+    func referenceCopy(from shadow: PixelBuffer, to target: PixelTarget, damage: PixelRect, rotation: DisplayRotation) {
+        let bpp = shadow.format.bytesPerPixel
+        for sy in max(0, damage.y)..<min(shadow.height, damage.y + damage.height) {
+            for sx in max(0, damage.x)..<min(shadow.width, damage.x + damage.width) {
+                let p = rotation.panelRect(PixelRect(x: sx, y: sy, width: 1, height: 1), shadowWidth: shadow.width, shadowHeight: shadow.height)
+                guard p.x < target.width, p.y < target.height else { continue }
+                (target.bytes + p.y * target.stride + p.x * bpp).copyMemory(from: shadow.bytes + sy * shadow.stride + sx * bpp, byteCount: bpp)
+            }
+        }
+    }
+
+    /// Copies `damage` into a target of `width`×`height` pixels, `stride` bytes a row, starting
+    /// `offset` bytes into its memory, and returns how many bytes of the memory (the target's
+    /// padding and the bytes around it included) differ from the naive copy's.
+    func wrongBytes(_ shadow: PixelBuffer, width: Int, height: Int, stride: Int, offset: Int = 0, damage: [PixelRect],
+                    rotation: DisplayRotation) -> Int {
+        let count = offset + stride * height + 64
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
+        let expected = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
+        defer { memory.deallocate(); expected.deallocate() }
+        memory.initializeMemory(as: UInt8.self, repeating: 0xee, count: count)
+        expected.initializeMemory(as: UInt8.self, repeating: 0xee, count: count)
+        let target = PixelTarget(bytes: memory + offset, width: width, height: height, stride: stride, format: shadow.format)
+        FrameCopy.copy(from: shadow, to: target, damage: damage.map { Rect(x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height)) },
+                       rotation: rotation)
+        let reference = PixelTarget(bytes: expected + offset, width: width, height: height, stride: stride, format: shadow.format)
+        for d in damage { referenceCopy(from: shadow, to: reference, damage: d, rotation: rotation) }
+        guard memcmp(memory, expected, count) != 0 else { return 0 }
+        return (0..<count).count { memory.load(fromByteOffset: $0, as: UInt8.self) != expected.load(fromByteOffset: $0, as: UInt8.self) }
+    }
+
+    /// Damage of every width and height from 1 to 17 pixels, at every offset mod 8 across and down:
+    /// in the turned target its columns and rows start and end at every place in a block (4 pixels
+    /// at 32 bits, 8 at 16), a block's worth or two plus any rest, and at every 16-byte alignment.
+    @Test(arguments: DisplayRotation.allCases, [PixelFormat.xrgb8888, .rgb565])
+    func damageOfEverySizeAtEveryOffsetGivesTheNaiveCopy(rotation: DisplayRotation, format: PixelFormat) throws {
+        let shadow = try numberedShadow(width: 37, height: 35, format: format)
+        let size = rotation.panelSize(width: 37, height: 35)
+        // A dumb buffer's pitch, a multiple of 64 bytes: the turned copies start their blocks at the target's 16-byte boundaries.
+        let stride = (size.width * format.bytesPerPixel + 63) / 64 * 64
+        var failures: [String] = []
+        for side in 1...17 {
+            for offset in 0..<8 {
+                // A strip of `side` one way and 17 − side + 3 the other, and a square of `side`.
+                for damage in [PixelRect(x: offset, y: 2 * offset + 1, width: side, height: 20 - side),
+                               PixelRect(x: 3 * offset + 2, y: offset, width: 20 - side, height: side),
+                               PixelRect(x: 19 - offset, y: 17 - 2 * offset, width: side, height: side)] {
+                    let wrong = wrongBytes(shadow, width: size.width, height: size.height, stride: stride, damage: [damage], rotation: rotation)
+                    if wrong != 0 { failures.append("\(damage): \(wrong) bytes") }
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(rotation) \(format): \(failures.count) damage rectangles copied wrong, first \(failures.prefix(3))")
+    }
+
+    /// Targets that are not the turned shadow's size or shape: rows with padding (a dumb buffer's
+    /// pitch), rows that start off a 16-byte boundary, larger and smaller than the turned shadow
+    /// (cut), across tiles. Every byte of the target's memory is the naive copy's.
+    @Test(arguments: DisplayRotation.allCases, [PixelFormat.xrgb8888, .rgb565])
+    func targetsOfEveryShapeGetTheNaiveCopy(rotation: DisplayRotation, format: PixelFormat) throws {
+        let (width, height) = (133, 77)
+        let shadow = try numberedShadow(width: width, height: height, format: format)
+        let turned = rotation.panelSize(width: width, height: height)
+        let bpp = format.bytesPerPixel
+        let damage = [PixelRect(x: 0, y: 0, width: width, height: height), PixelRect(x: 5, y: 3, width: 99, height: 70),
+                      PixelRect(x: 64, y: 31, width: 69, height: 46), PixelRect(x: 1, y: 66, width: 130, height: 9),
+                      PixelRect(x: -3, y: 70, width: 20, height: 20)] // partly outside the shadow: cut
+        // (width, height, stride, offset of the first pixel)
+        let targets = [
+            (turned.width, turned.height, turned.width * bpp + 6 * bpp, 0),       // padded rows, pitch not a multiple of 16
+            (turned.width, turned.height, (turned.width * bpp + 63) / 64 * 64, 0), // a dumb buffer's 64-byte pitch
+            (turned.width, turned.height, 256 * bpp, bpp),                        // aligned pitch, first pixel off 16 bytes
+            (turned.width, turned.height, 256 * bpp, 3 * bpp),
+            (turned.width + 9, turned.height + 23, (turned.width + 9) * bpp, 0),   // larger than the turned shadow
+            (turned.width - 11, turned.height - 37, (turned.width - 11) * bpp, 0), // smaller: cut
+            (turned.width / 2 + 1, turned.height + 5, 512, 2 * bpp),               // narrower, taller
+        ]
+        for (w, h, stride, offset) in targets {
+            for d in damage {
+                let wrong = wrongBytes(shadow, width: w, height: h, stride: stride, offset: offset, damage: [d], rotation: rotation)
+                #expect(wrong == 0, "\(rotation) \(format) target \(w)x\(h) stride \(stride) offset \(offset) damage \(d): \(wrong) bytes wrong")
+            }
+            let wrong = wrongBytes(shadow, width: w, height: h, stride: stride, offset: offset, damage: damage, rotation: rotation)
+            #expect(wrong == 0, "\(rotation) \(format) target \(w)x\(h) stride \(stride) offset \(offset), all damage: \(wrong) bytes wrong")
         }
     }
 
