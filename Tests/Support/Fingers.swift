@@ -22,9 +22,10 @@ public final class Fingers {
     /// The FT5406's report interval.
     public static let frame = 1.0 / 60
 
-    /// A change of one finger in a report.
+    /// A change of one finger in a report: put down at a point, moved to one, lifted where it
+    /// is, lifted after a last move to a point (both in the one report), cancelled.
     public enum Change {
-        case down(Point), move(Point), up, cancel
+        case down(Point), move(Point), up, upAt(Point), cancel
     }
 
     private enum Target {
@@ -237,6 +238,9 @@ public final class Fingers {
                 case .down(let p): panel.down(finger, at: p)
                 case .move(let p): panel.move(finger, to: p)
                 case .up: panel.up(finger)
+                case .upAt(let p):
+                    panel.move(finger, to: p)
+                    panel.up(finger)
                 case .cancel: preconditionFailure("a panel's finger cannot be cancelled: unplug or inhibit the SyntheticTouchscreen")
                 }
             }
@@ -254,6 +258,7 @@ public final class Fingers {
             case .down(let p): (.began, p)
             case .move(let p): (.moved, p)
             case .up: (.ended, held[finger]!)
+            case .upAt(let p): (.ended, p)
             case .cancel: (.cancelled, held[finger]!)
             }
             touches.append(Touch(id: TouchID(finger), phase: phase, location: p))
@@ -270,7 +275,7 @@ public final class Fingers {
             switch change {
             case .down(let p): held[finger] = p
             case .move(let p): held[finger] = p
-            case .up, .cancel: held[finger] = nil
+            case .up, .upAt, .cancel: held[finger] = nil
             }
         }
     }
