@@ -19,20 +19,15 @@ struct PacedDisplayTests {
     /// A finger dragging the yellow square, a report every `interval` seconds, from a start that is
     /// no vblank's.
     func drag(every interval: Double, for seconds: Double) -> EvemuTrace {
-        var panel = SyntheticTouchscreen(start: Instant(seconds: 10.003_141))
-        panel.down(1, at: Point(x: 160, y: 190))
-        panel.sync()
+        let fingers = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 10.003_141)))
+        let finger = fingers.down(Point(x: 160, y: 190))
         var k = 0
         while Double(k) * interval < seconds {
             k += 1
-            panel.now = panel.now.adding(seconds: interval)
-            panel.move(1, to: Point(x: 160 + Double(k % 200), y: 190 + Double(k % 7)))
-            panel.sync()
+            fingers.move([finger[0]: Point(x: 160 + Double(k % 200), y: 190 + Double(k % 7))], after: interval)
         }
-        panel.now = panel.now.adding(seconds: interval)
-        panel.up(1)
-        panel.sync()
-        return panel.trace
+        fingers.up(finger, after: interval)
+        return fingers.trace
     }
 
     func latency(_ trace: EvemuTrace) throws -> LatencyReport {

@@ -50,11 +50,16 @@ public final class Fingers {
         target = .frames(deliver: deliver, tick: tick, tickEvery: tickEvery)
     }
 
-    /// Reports as a `device`'s evdev events on an 800x480 screen (read them with `events`, `traceText`).
-    public init(panel device: DeviceDescription, clock: VirtualClock = VirtualClock(Instant(seconds: 10))) {
+    /// Reports as a `device`'s evdev events on a `screen` (read them with `events`, `trace`, `traceText`);
+    /// a protocol A device tells the last lift as `protocolARelease` says.
+    public init(panel device: DeviceDescription, screen: Size = Size(width: 800, height: 480),
+                clock: VirtualClock = VirtualClock(Instant(seconds: 10)),
+                protocolARelease: SyntheticTouchscreen.ProtocolARelease = .emptyContact) {
         self.clock = clock
         nextFinger = 0
-        target = .panel(SyntheticTouchscreen(device: device, screen: Size(width: 800, height: 480), start: clock.now))
+        var panel = SyntheticTouchscreen(device: device, screen: screen, start: clock.now)
+        panel.protocolARelease = protocolARelease
+        target = .panel(panel)
     }
 
     /// Millimetres on the default panel (the Raspberry Pi 7" display), in pixels.
@@ -64,8 +69,28 @@ public final class Fingers {
 
     /// The panel's events so far (a panel's fingers only).
     public var events: [InputEvent] { panel.events }
+    /// The panel's trace, with its device's header (a panel's fingers only).
+    public var trace: EvemuTrace { panel.trace }
     /// The trace as `kiosk record` would write it (a panel's fingers only).
     public var traceText: String { panel.trace.text }
+    /// The panel's device (a panel's fingers only).
+    public var device: DeviceDescription { panel.device }
+
+    /// The kernel's release when the panel is unplugged, at the clock's time: the keys that are
+    /// down released, `SYN_REPORT` 1 (`SyntheticTouchscreen.unplug`). Every finger is gone.
+    public func unplug() { release { $0.unplug() } }
+
+    /// The kernel's release when the panel is inhibited, at the clock's time: every slot's contact
+    /// and the keys released, `SYN_REPORT` 1 (`SyntheticTouchscreen.inhibit`). Every finger is gone.
+    public func inhibit() { release { $0.inhibit() } }
+
+    private func release(_ body: (inout SyntheticTouchscreen) -> Void) {
+        var panel = self.panel
+        panel.now = clock.now
+        body(&panel)
+        target = .panel(panel)
+        held = [:]
+    }
 
     private var panel: SyntheticTouchscreen {
         guard case .panel(let panel) = target else { preconditionFailure("these fingers deliver frames, not a panel's events") }
