@@ -8,16 +8,20 @@ import KioskCore
 /// - `Fingers(clock:deliver:)`: each report as a `TouchFrame` to a closure (the engine's `process`,
 ///   the scene's `handle`, the loop's `process`): the fingers that changed (in finger order), then
 ///   every other finger down, stationary (in finger order), at the clock's time.
-/// - `Fingers(panel:)`: each report as the evdev events a kernel driver writes, through a
-///   `SyntheticTouchscreen` (an FT5406 unless told otherwise), read back as an evemu trace
-///   (`traceText`) or written to a uinput device (`events`).
-/// - Below both, `EvdevScript` writes raw kernel events no finger can produce (SYN_DROPPED, malformed reports).
+/// - `Fingers(panel:)`: each report as the evdev events the `device`'s kernel driver writes,
+///   through a `SyntheticTouchscreen` (SyntheticDevices.swift: an FT5406, a protocol A or a
+///   resistive panel), read back as an evemu trace (`trace`, `traceText`) or as `events` (for a
+///   decoder, or a uinput device); `unplug` and `inhibit` write the kernel's release.
+/// - Below both, `EvdevScript` writes raw kernel events no finger can produce (SYN_DROPPED,
+///   malformed reports); `SyntheticTouchscreen`'s own tests use it directly.
 ///
-/// Time passes only when a verb says so, on `clock`: `wait` lets it pass between reports (the
-/// closure target's `tick` hears it: timers); a report comes `after` its delay, by default at once for a
-/// `down` and a frame (1/60 s, the FT5406's rate) later for a `move`, `up` or `cancel`; movements
-/// `over` some seconds are a report a frame. Fingers are numbers, given out in order from
-/// `firstFinger`; on a panel each takes the lowest free slot.
+/// The verbs: `down`, `move` (to a place, or `over` seconds), `up`, `cancel`, `wait`, `tap`,
+/// `tapInOneReport`, `drag`, `pinch`, `rotate`, `spreadAndTurn`, and `report` for several fingers'
+/// changes in one report. Time passes only when a verb says so, on `clock`: `wait` lets it pass
+/// between reports (the closure target's `tick` hears it: timers); a report comes `after` its
+/// delay, by default at once for a `down` or a `report` and a frame (1/60 s, the FT5406's rate)
+/// later for a `move`, `up` or `cancel`; movements `over` some seconds are a report a frame.
+/// Fingers are numbers, given out in order from `firstFinger`; on a panel each takes the lowest free slot.
 public final class Fingers {
     /// The FT5406's report interval.
     public static let frame = 1.0 / 60
