@@ -79,6 +79,15 @@ public final class Fingers {
     public var traceText: String { panel.trace.text }
     /// The panel's device (a panel's fingers only).
     public var device: DeviceDescription { panel.device }
+    /// How a protocol A panel tells the last lift from now on (a panel's fingers only).
+    public var protocolARelease: SyntheticTouchscreen.ProtocolARelease {
+        get { panel.protocolARelease }
+        set {
+            var panel = self.panel
+            panel.protocolARelease = newValue
+            target = .panel(panel)
+        }
+    }
 
     /// The kernel's release when the panel is unplugged, at the clock's time: the keys that are
     /// down released, `SYN_REPORT` 1 (`SyntheticTouchscreen.unplug`). Every finger is gone.
