@@ -161,8 +161,8 @@ public final class Fingers {
     }
 
     /// Cancels fingers (every finger down when none are named) in one report, a frame later: the
-    /// system took them (as the kernel's release after an unplug is decoded). Frames only: a panel
-    /// writes that with `unplug`/`inhibit` of `SyntheticTouchscreen`.
+    /// system took them (as the kernel's release after an unplug is decoded). Frames only: on a
+    /// panel the kernel takes fingers with `unplug` or `inhibit`.
     public func cancel(_ fingers: [Int]? = nil, after seconds: Double = Fingers.frame) {
         report(Dictionary(uniqueKeysWithValues: (fingers ?? Array(held.keys)).map { ($0, Change.cancel) }), after: seconds)
     }
@@ -279,7 +279,7 @@ public final class Fingers {
                 case .upAt(let p):
                     panel.move(finger, to: p)
                     panel.up(finger)
-                case .cancel: preconditionFailure("a panel's finger cannot be cancelled: unplug or inhibit the SyntheticTouchscreen")
+                case .cancel: preconditionFailure("a panel's finger cannot be cancelled: unplug() or inhibit() the panel")
                 }
             }
             panel.sync()
