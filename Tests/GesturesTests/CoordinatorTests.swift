@@ -18,7 +18,7 @@ struct CoordinatorTests {
 
     @Test func aSingleTapWaitingOnADoubleTapFiresWhenTheWindowExpiresAtThatTime() {
         let (e, tap, double) = tapAndDoubleTap()
-        let f = e.fingers!
+        let f = e.fingers
         f.tap(at: Point(x: 100, y: 100), holding: 0.05)
         let lifted = f.now
         #expect(e.states(of: tap).isEmpty, "held while the double tap is possible")
@@ -33,7 +33,7 @@ struct CoordinatorTests {
 
     @Test func aDoubleTapMakesTheWaitingSingleTapFail() {
         let (e, tap, double) = tapAndDoubleTap()
-        let f = e.fingers!
+        let f = e.fingers
         f.tap(at: Point(x: 100, y: 100), holding: 0.05)
         f.wait(0.1)
         f.tap(at: Point(x: 100, y: 100), holding: 0.05)
@@ -71,7 +71,7 @@ struct CoordinatorTests {
     @Test(arguments: Placement.allCases)
     func aSlowDragPansOnceTheSwipeHasFailed(placement: Placement) {
         let (e, pan, swipe, panDelegate, swipeDelegate) = panAndSwipe(placement)
-        let f = e.fingers!
+        let f = e.fingers
         defer { withExtendedLifetime((panDelegate, swipeDelegate)) {} }
         f.drag(from: Point(x: 100, y: 240), to: Point(x: 100 + f.mm(30), y: 240), over: 1.0)
         #expect(e.states(of: swipe).isEmpty)
@@ -83,7 +83,7 @@ struct CoordinatorTests {
     @Test(arguments: Placement.allCases)
     func aFlickSwipesAndThePanFails(placement: Placement) {
         let (e, pan, swipe, panDelegate, swipeDelegate) = panAndSwipe(placement)
-        let f = e.fingers!
+        let f = e.fingers
         f.drag(from: Point(x: 400, y: 240), to: Point(x: 400 + f.mm(20), y: 240), over: 0.1)
         withExtendedLifetime((panDelegate, swipeDelegate)) {}
         #expect(e.states(of: swipe) == [.recognized])
@@ -94,7 +94,7 @@ struct CoordinatorTests {
     @Test func allThreePlacementsGiveTheSameEvents() {
         func run(_ p: Placement) -> [String] {
             let (e, _, _, panDelegate, swipeDelegate) = panAndSwipe(p)
-            let f = e.fingers!
+            let f = e.fingers
             defer { withExtendedLifetime((panDelegate, swipeDelegate)) {} }
             f.drag(from: Point(x: 100, y: 240), to: Point(x: 100 + f.mm(30), y: 240), over: 1.0)
             f.drag(from: Point(x: 400, y: 240), to: Point(x: 400 - f.mm(20), y: 240), over: 0.1)
@@ -109,7 +109,7 @@ struct CoordinatorTests {
 
     @Test func aQuickShortDragHeldByTheSwipeStillMovesWhenTheSwipeFailsOnLift() {
         let (e, pan, _, _, _) = panAndSwipe(.requireToFail)
-        let f = e.fingers!
+        let f = e.fingers
         f.drag(from: Point(x: 400, y: 240), to: Point(x: 400 + f.mm(5), y: 240), over: 0.05)
         #expect(e.states(of: pan) == [.began, .ended])
         #expect(abs(e.events(of: pan).last!.translation.x - f.mm(5)) < 1e-9)
@@ -119,7 +119,7 @@ struct CoordinatorTests {
 
     @Test func aRecognizerHeldOverSeveralFramesIsWrittenDownAsHeldOnceAndGoesOnOnce() {
         let (e, pan, _, _, _) = panAndSwipe(.requireToFail)
-        let f = e.fingers!
+        let f = e.fingers
         let id = f.down(Point(x: 400, y: 240))[0]
         f.move([id: Point(x: 400 + f.mm(5), y: 240)], over: 0.05)
         #expect(e.states(of: pan).isEmpty, "held while the swipe is possible")
@@ -131,7 +131,7 @@ struct CoordinatorTests {
 
     @Test func theDelegateIsAskedAboutRequirementsOncePerAttempt() {
         let (e, _, _, panDelegate, swipeDelegate) = panAndSwipe(.shouldRequireFailureOf)
-        let f = e.fingers!
+        let f = e.fingers
         f.drag(from: Point(x: 100, y: 240), to: Point(x: 300, y: 240), over: 1.0)
         let afterOne = panDelegate.requirementQuestions + swipeDelegate.requirementQuestions
         // pan asks about swipe (its delegate says yes); swipe asks about pan (both sides say no).
@@ -141,7 +141,7 @@ struct CoordinatorTests {
     }
 
     @Test func recognizersSharingATouchExcludeEachOther() {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let v = e.views.add("box", screen)
         let pan = e.add(PanRecognizer(view: v, viewName: "box"))
         let press = e.add(LongPressRecognizer(view: v, viewName: "box"))
@@ -158,7 +158,7 @@ struct CoordinatorTests {
     /// `.failed` at once, not left possible to be turned down later, and deliver nothing however
     /// far the touch goes on.
     @Test func aBeginFailsTheOthersOnTheTouchAtOnceAndTheyDeliverNothing() {
-        let e = EngineRig(trace: false), f = e.fingers!
+        let e = EngineRig(trace: false), f = e.fingers
         let v = e.views.add("box", screen)
         let pan = e.add(PanRecognizer(view: v, viewName: "box"))
         let press = e.add(LongPressRecognizer(view: v, viewName: "box"))
@@ -179,7 +179,7 @@ struct CoordinatorTests {
     /// the others away later: they must fail when it recognizes. Here a swipe (10 mm) recognizes
     /// before a pan that needs 30 mm of travel; the pan must not begin when the finger gets there.
     @Test func aRecognizedSwipeFailsAPanThatWouldBeginLaterOnTheSameTouch() {
-        let e = EngineRig(trace: false), f = e.fingers!
+        let e = EngineRig(trace: false), f = e.fingers
         let v = e.views.add("box", screen)
         var long = PanOptions()
         long.hysteresisMillimetres = 30
@@ -197,7 +197,7 @@ struct CoordinatorTests {
     /// The same touches with simultaneity allowed (a yes from the pan's delegate): the swipe
     /// recognizes and the pan still begins, moves and ends with the finger.
     @Test func whenBothAreAllowedTheOtherGoesOnAfterTheBegin() {
-        let e = EngineRig(trace: false), f = e.fingers!
+        let e = EngineRig(trace: false), f = e.fingers
         let v = e.views.add("box", screen)
         var long = PanOptions()
         long.hysteresisMillimetres = 30
@@ -219,7 +219,7 @@ struct CoordinatorTests {
     }
 
     @Test func recognizersWithDisjointTouchesNeverBlockEachOther() {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let left = e.views.add("left", Rect(x: 0, y: 0, width: 400, height: 480))
         let right = e.views.add("right", Rect(x: 400, y: 0, width: 400, height: 480))
         let a = e.add(PanRecognizer(view: left, viewName: "left"))
@@ -238,7 +238,7 @@ struct CoordinatorTests {
 
     @Test(arguments: Side.allCases)
     func aYesFromEitherSideAllowsBothAtOnce(side: Side) {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let v = e.views.add("box", screen)
         let pan = e.add(PanRecognizer(view: v, viewName: "box"))
         let pinch = e.add(PinchRecognizer(view: v, viewName: "box"))
@@ -267,7 +267,7 @@ struct CoordinatorTests {
     }
 
     @Test func shouldBeginFalseFailsAndShouldReceiveFalseHidesTheTouch() {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let v = e.views.add("box", screen)
         let pan = e.add(PanRecognizer(view: v, viewName: "box"))
         let tap = e.add(TapRecognizer(view: v, viewName: "box"))
@@ -287,7 +287,7 @@ struct CoordinatorTests {
     }
 
     @Test func touchesReachAncestorsAndTheNearestViewGoesFirst() {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let parent = e.views.add("canvas", screen)
         let child = e.views.add("square", Rect(x: 100, y: 100, width: 120, height: 120), parent: parent)
         // Added first, so only the view order can put the child's pan ahead.
@@ -302,7 +302,7 @@ struct CoordinatorTests {
     }
 
     @Test func aCancelledTouchCancelsContinuousGesturesAndFailsTheOthers() {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let v = e.views.add("box", screen)
         let pan = e.add(PanRecognizer(view: v, viewName: "box"))
         let press = e.add(LongPressRecognizer(view: v, viewName: "box"))
@@ -337,7 +337,7 @@ struct CoordinatorTests {
     }
 
     @Test func aCycleThroughDelegatesAtRunTimeDoesNotDeadlock() {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let v = e.views.add("box", screen)
         let a = e.add(TapRecognizer(name: "a", view: v, viewName: "box"))
         let b = e.add(LongPressRecognizer(name: "b", view: v, viewName: "box"))
@@ -355,7 +355,7 @@ struct CoordinatorTests {
     }
 
     @Test func aControlKeepsItsStandardGestureFromAncestors() {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let canvas = e.views.add("canvas", screen)
         let button = e.views.add("button", Rect(x: 40, y: 396, width: 180, height: 56), parent: canvas)
         e.views.claims[button] = StandardGestures(oneFingerTap: "one-finger tap")
@@ -374,7 +374,7 @@ struct CoordinatorTests {
 
     @Test(arguments: [true, false])
     func aRecognizerThatBeginsCancelsItsTouchesInTheView(cancels: Bool) {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let v = e.views.add("box", screen)
         let pan = e.add(PanRecognizer(view: v, viewName: "box"))
         pan.cancelsTouchesInView = cancels
@@ -383,7 +383,7 @@ struct CoordinatorTests {
     }
 
     @Test func recordingCostsNothingWhenOff() {
-        let e = EngineRig(trace: false), f = e.fingers!
+        let e = EngineRig(trace: false), f = e.fingers
         let v = e.views.add("box", screen)
         let pan = e.add(PanRecognizer(view: v, viewName: "box"))
         e.add(TapRecognizer(view: v, viewName: "box"))
@@ -393,7 +393,7 @@ struct CoordinatorTests {
     }
 
     @Test func moreFingersThanSlotsAreDroppedAndCounted() {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let v = e.views.add("box", screen)
         e.add(PanRecognizer(view: v, viewName: "box"))
         for i in 0..<21 { f.down(Point(x: Double(10 + 30 * i), y: 100)) }

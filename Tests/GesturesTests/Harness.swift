@@ -62,8 +62,11 @@ final class TestDelegate: GestureDelegate {
 final class EngineRig {
     let engine: GestureEngine
     let views = TestViews()
-    /// The fingers on this engine, numbered from 1; frames at 60 Hz, like the FT5406.
-    private(set) var fingers: Fingers!
+    /// The fingers on this engine, numbered from 1, on a clock from `origin`: each report goes to
+    /// `process`, each `wait` to `advance`, and what the engine says is written down.
+    private(set) lazy var fingers = Fingers(clock: VirtualClock(origin), firstFinger: 1,
+                                            tick: { [unowned self] now in self.engine.advance(to: now); self.collect() },
+                                            deliver: { [unowned self] frame in self.engine.process(frame); self.collect() })
     let origin = Instant(seconds: 100)
     /// Every event so far, as `name@view state`.
     private(set) var log: [String] = []
@@ -75,9 +78,6 @@ final class EngineRig {
     init(trace: Bool = true) {
         engine = GestureEngine(trace: DecisionTrace(enabled: trace))
         engine.host = views
-        fingers = Fingers(clock: VirtualClock(origin), firstFinger: 1,
-                          tick: { [unowned self] now in self.engine.advance(to: now); self.collect() },
-                          deliver: { [unowned self] frame in self.engine.process(frame); self.collect() })
     }
 
     var metrics: PanelMetrics { engine.metrics }

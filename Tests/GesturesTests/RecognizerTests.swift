@@ -25,7 +25,7 @@ struct RecognizerTests {
 
     @Test func tapRecognizesOnLift() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         let tap = e.add(TapRecognizer(view: v, viewName: "box"))
         f.tap(at: Point(x: 100, y: 100), holding: 0.05)
         #expect(e.states(of: tap) == [.recognized])
@@ -34,7 +34,7 @@ struct RecognizerTests {
 
     @Test func tapFailsWhenTheFingerMovesTooFar() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         let tap = e.add(TapRecognizer(view: v, viewName: "box"))
         let id = f.down(Point(x: 100, y: 100))[0]
         f.move([id: Point(x: 100 + f.mm(3.1), y: 100)])
@@ -46,7 +46,7 @@ struct RecognizerTests {
     @Test(arguments: [1, 2, 3])
     func tapNeedsItsNumberOfFingers(fingers: Int) {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         var options = TapOptions()
         options.touchesRequired = 2
         let tap = e.add(TapRecognizer(view: v, viewName: "box", options: options))
@@ -59,7 +59,7 @@ struct RecognizerTests {
 
     @Test func doubleTapNeedsTheSecondTapInTime() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         var options = TapOptions()
         options.tapsRequired = 2
         let double = e.add(TapRecognizer(view: v, viewName: "box", options: options))
@@ -79,7 +79,7 @@ struct RecognizerTests {
 
     @Test func doubleTapFailsWhenTheSecondTapLandsFarAway() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         var options = TapOptions()
         options.tapsRequired = 2
         let double = e.add(TapRecognizer(view: v, viewName: "box", options: options))
@@ -91,7 +91,7 @@ struct RecognizerTests {
 
     @Test func longPressBeginsAtItsMinimumDurationExactly() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         let press = e.add(LongPressRecognizer(view: v, viewName: "box"))
         let id = f.down(Point(x: 200, y: 200))[0]
         #expect(e.engine.nextDeadline == f.now.adding(seconds: 0.5))
@@ -107,7 +107,7 @@ struct RecognizerTests {
 
     @Test func longPressFailsOnMovementOrEarlyLift() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         let press = e.add(LongPressRecognizer(view: v, viewName: "box"))
         let id = f.down(Point(x: 200, y: 200))[0]
         f.move([id: Point(x: 200 + f.mm(1.7), y: 200)])
@@ -124,7 +124,7 @@ struct RecognizerTests {
 
     @Test func panKeepsTheObjectUnderTheFinger() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         let pan = e.add(PanRecognizer(view: v, viewName: "box"))
         let start = Point(x: 100, y: 100)
         let id = f.down(start)[0]
@@ -141,7 +141,7 @@ struct RecognizerTests {
 
     @Test func panVelocityIsTheFingerSpeed() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         let pan = e.add(PanRecognizer(view: v, viewName: "box"))
         let id = f.down(Point(x: 100, y: 100))[0]
         f.move([id: Point(x: 400, y: 100)], over: 1.0)
@@ -152,7 +152,7 @@ struct RecognizerTests {
 
     @Test func panTranslationStaysContinuousWhenASecondFingerComesAndGoes() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         let pan = e.add(PanRecognizer(view: v, viewName: "box"))
         let a = f.down(Point(x: 100, y: 100))[0]
         f.move([a: Point(x: 150, y: 100)], over: 0.2)
@@ -166,7 +166,7 @@ struct RecognizerTests {
 
     @Test func panRespectsMinimumAndMaximumTouches() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         var options = PanOptions()
         options.minimumTouches = 2
         options.maximumTouches = 2
@@ -184,7 +184,7 @@ struct RecognizerTests {
 
     @Test func pinchScalesByTheFingersDistance() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         let pinch = e.add(PinchRecognizer(view: v, viewName: "box"))
         f.spreadAndTurn(around: Point(x: 400, y: 240), span: 100, to: 250, over: 10 * Fingers.frame)
         let changes = e.events(of: pinch)
@@ -197,7 +197,7 @@ struct RecognizerTests {
 
     @Test func rotationIsClockwisePositiveOnScreen() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         let rotation = e.add(RotationRecognizer(view: v, viewName: "box"))
         // From horizontal to pointing down-right: clockwise as seen on a y-down screen.
         f.spreadAndTurn(around: Point(x: 400, y: 240), span: 150, to: 150, angle: 0, toAngle: Double.pi / 4, over: 10 * Fingers.frame)
@@ -205,7 +205,7 @@ struct RecognizerTests {
         #expect(abs(last.rotation - Double.pi / 4) < 1e-9)
         #expect(last.scalarVelocity > 0)
         let (e2, w) = oneView()
-        let g = e2.fingers!
+        let g = e2.fingers
         let other = e2.add(RotationRecognizer(view: w, viewName: "box"))
         g.spreadAndTurn(around: Point(x: 400, y: 240), span: 150, to: 150, angle: 0, toAngle: -Double.pi / 2, over: 10 * Fingers.frame)
         #expect(abs(e2.events(of: other).dropLast().last!.rotation + Double.pi / 2) < 1e-9)
@@ -213,7 +213,7 @@ struct RecognizerTests {
 
     @Test func rotationFollowsPastHalfATurn() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         let rotation = e.add(RotationRecognizer(view: v, viewName: "box"))
         f.spreadAndTurn(around: Point(x: 400, y: 240), span: 150, to: 150, angle: 0, toAngle: 1.5 * Double.pi, over: 30 * Fingers.frame)
         #expect(abs(e.events(of: rotation).dropLast().last!.rotation - 1.5 * Double.pi) < 1e-9)
@@ -228,7 +228,7 @@ struct RecognizerTests {
 
     @Test func aTwentyMillimetreFlickInATenthOfASecondIsASwipe() {
         let (e, swipe) = swipeView()
-        let f = e.fingers!
+        let f = e.fingers
         f.drag(from: Point(x: 400, y: 240), to: Point(x: 400 - f.mm(20), y: 240), over: 0.1)
         #expect(e.states(of: swipe) == [.recognized])
         #expect(e.events(of: swipe).first?.direction == .left)
@@ -237,7 +237,7 @@ struct RecognizerTests {
     @Test(arguments: [14.9, 10.0, 5.0])
     func aDragSlowerThanFifteenMillimetresPerSecondNeverIs(speed: Double) {
         let (e, swipe) = swipeView()
-        let f = e.fingers!
+        let f = e.fingers
         let distance = 40.0
         f.drag(from: Point(x: 200, y: 240), to: Point(x: 200 + f.mm(distance), y: 240), over: distance / speed)
         #expect(e.states(of: swipe).isEmpty)
@@ -246,7 +246,7 @@ struct RecognizerTests {
 
     @Test func aSwipeInAnotherDirectionFails() {
         let (e, swipe) = swipeView()
-        let f = e.fingers!
+        let f = e.fingers
         f.drag(from: Point(x: 400, y: 100), to: Point(x: 400, y: 100 + f.mm(20)), over: 0.1)
         #expect(e.states(of: swipe).isEmpty)
         #expect(e.decisions.contains { $0.hasSuffix("swipe@box failed: moved toward 90° (0° right, 90° down), more than 30° off right|left") })
@@ -254,7 +254,7 @@ struct RecognizerTests {
 
     @Test func aSwipeThatTakesTooLongTimesOut() {
         let (e, swipe) = swipeView()
-        let f = e.fingers!
+        let f = e.fingers
         f.down(Point(x: 400, y: 240))
         f.wait(0.6)
         #expect(e.decisions.contains { $0.hasSuffix("swipe@box failed: did not cover its distance within 0.50 s") })
@@ -264,7 +264,7 @@ struct RecognizerTests {
 
     @Test func aTwoFingerSwipeNeedsTwoFingers() {
         let (e, v) = oneView()
-        let f = e.fingers!
+        let f = e.fingers
         var options = SwipeOptions()
         options.touchesRequired = 2
         let swipe = e.add(SwipeRecognizer(view: v, viewName: "box", options: options))
@@ -276,7 +276,7 @@ struct RecognizerTests {
         f.up()
         #expect(e.states(of: swipe) == [.recognized])
         let (e2, w) = oneView()
-        let g = e2.fingers!
+        let g = e2.fingers
         let single = e2.add(SwipeRecognizer(view: w, viewName: "box", options: options))
         g.drag(from: Point(x: 300, y: 200), to: Point(x: 300 + g.mm(20), y: 200), over: 0.1)
         #expect(e2.states(of: single).isEmpty)
@@ -315,7 +315,7 @@ struct VelocityTrackerTests {
 @Suite("Decision words")
 struct DecisionWordsTests {
     @Test func aRotationThatNeverTurnedSaysHowFarItTurned() {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let v = e.views.add("box", Rect(x: 0, y: 0, width: 800, height: 480))
         let rotation = e.add(RotationRecognizer(view: v, viewName: "box"))
         f.spreadAndTurn(around: Point(x: 400, y: 240), span: 100, to: 140, over: 10 * Fingers.frame)

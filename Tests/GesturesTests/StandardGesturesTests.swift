@@ -7,7 +7,7 @@ import Testing
     private let knob = Rect(x: 300, y: 380, width: 200, height: 60)
 
     @Test func theEngineSaysWhichViewEachTouchBeganOn() {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let canvas = e.views.add("canvas", screen)
         let button = e.views.add("button", knob, parent: canvas)
         f.down(Point(x: 400, y: 400), Point(x: 100, y: 100))
@@ -20,7 +20,7 @@ import Testing
 
     @Test(arguments: [true, false])
     func aKnobKeepsAMovementAlongItsTrack(alongTrack: Bool) {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let canvas = e.views.add("canvas", screen)
         let slider = e.views.add("slider", knob, parent: canvas)
         e.views.claims[slider] = StandardGestures(oneFingerMovementAlongX: "one-finger swipe along the slider on its knob")
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aKnobGivesUpItsMovementOnceARecognizerTookTheTouch() {
-        let e = EngineRig(), f = e.fingers!
+        let e = EngineRig(), f = e.fingers
         let canvas = e.views.add("canvas", screen)
         let slider = e.views.add("slider", knob, parent: canvas)
         e.views.claims[slider] = StandardGestures(oneFingerMovementAlongX: "one-finger swipe along the slider on its knob")

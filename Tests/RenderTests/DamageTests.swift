@@ -8,7 +8,7 @@ import Testing
 /// Redrawing only the damage gives the same pixels as drawing everything.
 @Suite struct DamageTests {
     @Test func aFrameWithNoChangeHasNoDamage() throws {
-        let on = try FingersOnScene(), f = on.fingers!
+        let on = try FingersOnScene(), f = on.fingers
         var tracker = DamageTracker(width: 800, height: 480)
         #expect(tracker.damage(for: on.scene, at: f.now) == [Rect(x: 0, y: 0, width: 800, height: 480)])
         #expect(tracker.damage(for: on.scene, at: f.now).isEmpty)
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func aThemeChangeDamagesTheWholeScreen() throws {
-        let on = try FingersOnScene(), f = on.fingers!
+        let on = try FingersOnScene(), f = on.fingers
         var tracker = DamageTracker(width: 800, height: 480)
         _ = tracker.damage(for: on.scene, at: f.now)
         f.drag(from: Point(x: 700, y: 320), to: Point(x: 250, y: 320), over: 0.12)
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func movingTheSliderDamagesOnlyTheSlider() throws {
-        let on = try FingersOnScene(), f = on.fingers!
+        let on = try FingersOnScene(), f = on.fingers
         var tracker = DamageTracker(width: 800, height: 480)
         _ = tracker.damage(for: on.scene, at: f.now)
         let slider = on.scene.views.first { $0.kind == .slider }!
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func theSliderShowsItsValueAndItsDamageHoldsIt() throws {
-        let on = try FingersOnScene(), f = on.fingers!
+        let on = try FingersOnScene(), f = on.fingers
         let renderer = try SceneRenderer()
         var tracker = DamageTracker(width: 800, height: 480)
         let before = try PixelBuffer(width: 800, height: 480)
@@ -148,7 +148,7 @@ import Testing
     /// In XRGB8888: RGB565's coarser levels hide that one level here.
     @Test func damageThatCutsANeighbouringViewRedrawsItWhole() throws {
         let format = PixelFormat.xrgb8888
-        let on = try FingersOnScene(), f = on.fingers!
+        let on = try FingersOnScene(), f = on.fingers
         let renderer = try SceneRenderer()
         let incremental = try PixelBuffer(width: 800, height: 480, format: format)
         let full = try PixelBuffer(width: 800, height: 480, format: format)
@@ -180,7 +180,7 @@ import Testing
 
     /// One scene change: a gesture somewhere, with random places and sizes.
     private func randomChange(_ on: FingersOnScene, _ random: inout SplitMix64) {
-        let scene = on.scene, f = on.fingers!
+        let scene = on.scene, f = on.fingers
         let squares = scene.views.indices.filter { scene.views[$0].kind == .square }
         let square = scene.views[squares[Int(random.next() % UInt64(squares.count))]]
         func jitter(_ r: Double) -> Double { (Double(random.next() % 1000) / 500 - 1) * r }

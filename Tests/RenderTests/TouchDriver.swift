@@ -14,7 +14,16 @@ let defaultConfigPath = KioskExecutable.defaultConfigPath
 /// either, as the display would draw it.
 final class FingersOnScene {
     let scene: KioskScene
-    private(set) var fingers: Fingers!
+    private(set) lazy var fingers = Fingers(tickEvery: Fingers.frame,
+                                            tick: { [unowned self] now in
+                                                self.scene.advance(to: now)
+                                                self.onFrame(self.scene, now)
+                                            },
+                                            deliver: { [unowned self] frame in
+                                                self.scene.advance(to: frame.time)
+                                                self.scene.handle(frame)
+                                                self.onFrame(self.scene, frame.time)
+                                            })
     /// Called after every report and every frame of a wait.
     var onFrame: (KioskScene, Instant) -> Void = { _, _ in }
     var now: Instant { fingers.now }
@@ -22,16 +31,6 @@ final class FingersOnScene {
     init() throws {
         let configuration = try KioskConfiguration.load(path: defaultConfigPath)
         scene = try KioskScene(configuration.scene, recordsEvents: false)
-        fingers = Fingers(tickEvery: Fingers.frame,
-                          tick: { [unowned self] now in
-                              self.scene.advance(to: now)
-                              self.onFrame(self.scene, now)
-                          },
-                          deliver: { [unowned self] frame in
-                              self.scene.advance(to: frame.time)
-                              self.scene.handle(frame)
-                              self.onFrame(self.scene, frame.time)
-                          })
     }
 }
 
