@@ -17,8 +17,8 @@ struct ReplayCommandTests {
         return path
     }
 
-    func busyScript(device: DeviceDescription = SyntheticTouchscreen.ft5406) -> TouchScript {
-        let k = TouchScript(device: device)
+    func busyScript(device: DeviceDescription = SyntheticTouchscreen.ft5406) -> Fingers {
+        let k = Fingers(panel: device)
         k.tap(at: Point(x: 160, y: 190))
         k.pinch(center: Point(x: 400, y: 190), from: 60, to: 110, over: 0.4)
         k.drag(from: Point(x: 400, y: 320), to: Point(x: 400 + k.mm(20), y: 320), over: 0.1)
@@ -84,7 +84,7 @@ struct ReplayCommandTests {
     }
 
     @Test func aTraceWithNoEventsIsValid() throws {
-        let header = TouchScript().traceText
+        let header = Fingers(panel: SyntheticTouchscreen.ft5406).traceText
         let trace = try temporary("empty.evemu", header)
         let state = try temporary("state.json")
         let r = try run(["replay", trace, "--state", state])

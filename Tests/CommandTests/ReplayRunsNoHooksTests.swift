@@ -20,7 +20,7 @@ struct ReplayRunsNoHooksTests {
             + "\n[[hook]]\nview = \"button\"\nevent = \"primaryActionTriggered\"\nrun = [\"/bin/sh\", \"\(program)\", \"\(ran)\"]\n"
         let configPath = dir.appendingPathComponent("kiosk.conf").path
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
-        let k = TouchScript(device: SyntheticTouchscreen.ft5406)
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.tap(at: Point(x: 130, y: 424))
         let trace = dir.appendingPathComponent("tap.evemu").path
         try k.traceText.write(toFile: trace, atomically: true, encoding: .utf8)

@@ -57,24 +57,23 @@ final class TestDelegate: GestureDelegate {
     }
 }
 
-/// Drives an engine with fingers on a virtual clock, and writes down what it says.
-/// Frames come at 60 Hz, like the FT5406.
-final class Fingers {
+/// A gesture engine over `TestViews`, driven by the support target's `Fingers` (frames to
+/// `process`, waits to `advance`) on a virtual clock, writing down what the engine says.
+final class EngineRig {
     let engine: GestureEngine
     let views = TestViews()
-    private let frames = FrameScript(clock: VirtualClock(Instant(seconds: 100)))
-    var clock: VirtualClock { frames.clock }
-    var now: Instant { clock.now }
+    /// The fingers on this engine, numbered from 1, on a clock from `origin`: each report goes to
+    /// `process`, each `wait` to `advance`, and what the engine says is written down.
+    private(set) lazy var fingers = Fingers(clock: VirtualClock(origin), firstFinger: 1,
+                                            tick: { [unowned self] now in self.engine.advance(to: now); self.collect() },
+                                            deliver: { [unowned self] frame in self.engine.process(frame); self.collect() })
     let origin = Instant(seconds: 100)
-    private var nextID = 1
-    private var down: [Int: Point] { frames.held }
     /// Every event so far, as `name@view state`.
     private(set) var log: [String] = []
     private(set) var events: [GestureEvent] = []
     private(set) var cancelledInView: [TouchID] = []
     /// The touches the engine said began, with the view each began on.
     private(set) var began: [(touch: TouchID, view: ViewID)] = []
-    static let frame = 1.0 / 60
 
     init(trace: Bool = true) {
         engine = GestureEngine(trace: DecisionTrace(enabled: trace))
@@ -82,10 +81,9 @@ final class Fingers {
     }
 
     var metrics: PanelMetrics { engine.metrics }
-    func mm(_ millimetres: Double) -> Double { metrics.pixels(millimetres: millimetres) }
 
     /// Seconds on the test clock since the start.
-    var elapsed: Double { now.seconds(since: origin) }
+    var elapsed: Double { fingers.now.seconds(since: origin) }
 
     @discardableResult
     func add<R: GestureRecognizer>(_ r: R) -> R {
@@ -105,88 +103,6 @@ final class Fingers {
                 began.append((id, view))
             }
         }
-    }
-
-    private func send(_ changes: [Int: (phase: TouchPhase, location: Point)]) {
-        engine.process(frames.frame(changes))
-        collect()
-    }
-
-    /// Puts fingers down at once; returns their ids in order.
-    @discardableResult
-    func press(_ points: Point...) -> [Int] {
-        var ids: [Int] = []
-        var changes: [Int: (phase: TouchPhase, location: Point)] = [:]
-        for p in points {
-            let id = nextID
-            nextID += 1
-            ids.append(id)
-            changes[id] = (.began, p)
-        }
-        send(changes)
-        return ids
-    }
-
-    /// Moves fingers to new places in one frame, a frame later.
-    func move(_ moves: [Int: Point]) {
-        clock.advance(by: Self.frame)
-        send(moves.filter { down[$0.key] != nil }.mapValues { (.moved, $0) })
-    }
-
-    /// Lifts fingers (all when none named), a frame later unless `sameFrame`.
-    func lift(_ ids: [Int]? = nil, sameFrame: Bool = false, cancelled: Bool = false) {
-        if !sameFrame { clock.advance(by: Self.frame) }
-        let which = ids ?? Array(down.keys)
-        var changes: [Int: (phase: TouchPhase, location: Point)] = [:]
-        for id in which { if let p = down[id] { changes[id] = (cancelled ? .cancelled : .ended, p) } }
-        send(changes)
-    }
-
-    /// Lets time pass with no touch input; timers fire.
-    func wait(_ seconds: Double) {
-        clock.advance(by: seconds)
-        engine.advance(to: now)
-        collect()
-    }
-
-    /// Drags one finger in a straight line, a frame at a time.
-    func drag(_ id: Int, to end: Point, over seconds: Double) {
-        let start = down[id]!
-        let steps = max(1, Int((seconds / Self.frame).rounded()))
-        for i in 1...steps {
-            let f = Double(i) / Double(steps)
-            move([id: start + (end - start) * f])
-        }
-    }
-
-    /// One finger down at `start`, dragged to `end`, lifted.
-    func drag(from start: Point, to end: Point, over seconds: Double) {
-        let id = press(start)[0]
-        drag(id, to: end, over: seconds)
-        lift([id])
-    }
-
-    func tap(at p: Point, fingers: Int = 1) {
-        let points = (0..<fingers).map { Point(x: p.x + Double($0) * 40, y: p.y) }
-        let ids = points.map { press($0)[0] }
-        clock.advance(by: 0.05)
-        lift(ids)
-    }
-
-    /// Two fingers around `center`, `span` apart at `angle`, moved to `toSpan` and `toAngle`.
-    func twoFingers(around center: Point, span: Double, to toSpan: Double, angle: Double = 0, toAngle: Double = 0, steps: Int = 10) {
-        func points(_ s: Double, _ a: Double) -> (Point, Point) {
-            let half = Point(x: s / 2, y: 0).rotated(by: a)
-            return (center - half, center + half)
-        }
-        let (a, b) = points(span, angle)
-        let ids = press(a, b)
-        for i in 1...steps {
-            let f = Double(i) / Double(steps)
-            let (p, q) = points(span + (toSpan - span) * f, angle + (toAngle - angle) * f)
-            move([ids[0]: p, ids[1]: q])
-        }
-        lift(ids)
     }
 
     var decisions: [String] {

@@ -7,50 +7,50 @@ import Testing
     private let knob = Rect(x: 300, y: 380, width: 200, height: 60)
 
     @Test func theEngineSaysWhichViewEachTouchBeganOn() {
-        let f = Fingers()
-        let canvas = f.views.add("canvas", screen)
-        let button = f.views.add("button", knob, parent: canvas)
-        f.press(Point(x: 400, y: 400), Point(x: 100, y: 100))
-        #expect(f.began.map(\.touch) == [TouchID(1), TouchID(2)])
-        #expect(f.began.map(\.view) == [button, canvas])
-        f.lift()
-        f.press(Point(x: 900, y: 100))
-        #expect(f.began.count == 2, "a touch off every view began on none")
+        let e = EngineRig(), f = e.fingers
+        let canvas = e.views.add("canvas", screen)
+        let button = e.views.add("button", knob, parent: canvas)
+        f.down(Point(x: 400, y: 400), Point(x: 100, y: 100))
+        #expect(e.began.map(\.touch) == [TouchID(1), TouchID(2)])
+        #expect(e.began.map(\.view) == [button, canvas])
+        f.up()
+        f.down(Point(x: 900, y: 100))
+        #expect(e.began.count == 2, "a touch off every view began on none")
     }
 
     @Test(arguments: [true, false])
     func aKnobKeepsAMovementAlongItsTrack(alongTrack: Bool) {
-        let f = Fingers()
-        let canvas = f.views.add("canvas", screen)
-        let slider = f.views.add("slider", knob, parent: canvas)
-        f.views.claims[slider] = StandardGestures(oneFingerMovementAlongX: "one-finger swipe along the slider on its knob")
-        let pan = f.add(PanRecognizer(view: canvas, viewName: "canvas"))
+        let e = EngineRig(), f = e.fingers
+        let canvas = e.views.add("canvas", screen)
+        let slider = e.views.add("slider", knob, parent: canvas)
+        e.views.claims[slider] = StandardGestures(oneFingerMovementAlongX: "one-finger swipe along the slider on its knob")
+        let pan = e.add(PanRecognizer(view: canvas, viewName: "canvas"))
         let end = alongTrack ? Point(x: 480, y: 410) : Point(x: 400, y: 300)
         f.drag(from: Point(x: 400, y: 410), to: end, over: 0.2)
         if alongTrack {
-            #expect(f.states(of: pan).isEmpty)
-            #expect(f.decisions.contains { $0.hasSuffix("pan@canvas failed: slider keeps its standard gesture (one-finger swipe along the slider on its knob)") })
+            #expect(e.states(of: pan).isEmpty)
+            #expect(e.decisions.contains { $0.hasSuffix("pan@canvas failed: slider keeps its standard gesture (one-finger swipe along the slider on its knob)") })
         } else {
-            #expect(f.states(of: pan).first == .began, "a movement across the track is not the knob's")
+            #expect(e.states(of: pan).first == .began, "a movement across the track is not the knob's")
         }
     }
 
     @Test func aKnobGivesUpItsMovementOnceARecognizerTookTheTouch() {
-        let f = Fingers()
-        let canvas = f.views.add("canvas", screen)
-        let slider = f.views.add("slider", knob, parent: canvas)
-        f.views.claims[slider] = StandardGestures(oneFingerMovementAlongX: "one-finger swipe along the slider on its knob")
-        let press = f.add(LongPressRecognizer(name: "hold", view: canvas, viewName: "canvas"))
-        let pan = f.add(PanRecognizer(view: canvas, viewName: "canvas"))
+        let e = EngineRig(), f = e.fingers
+        let canvas = e.views.add("canvas", screen)
+        let slider = e.views.add("slider", knob, parent: canvas)
+        e.views.claims[slider] = StandardGestures(oneFingerMovementAlongX: "one-finger swipe along the slider on its knob")
+        let press = e.add(LongPressRecognizer(name: "hold", view: canvas, viewName: "canvas"))
+        let pan = e.add(PanRecognizer(view: canvas, viewName: "canvas"))
         let delegate = TestDelegate()
         delegate.simultaneousWith = ["hold@canvas"]
         pan.delegate = delegate
-        let id = f.press(Point(x: 400, y: 410))[0]
+        let id = f.down(Point(x: 400, y: 410))[0]
         f.wait(0.6)
-        #expect(f.states(of: press) == [.began])
-        #expect(f.cancelledInView == [TouchID(id)])
-        f.drag(id, to: Point(x: 480, y: 410), over: 0.2)
-        #expect(f.states(of: pan).first == .began, "the control no longer has the touch, so it keeps nothing")
-        f.lift()
+        #expect(e.states(of: press) == [.began])
+        #expect(e.cancelledInView == [TouchID(id)])
+        f.move([id: Point(x: 480, y: 410)], over: 0.2)
+        #expect(e.states(of: pan).first == .began, "the control no longer has the touch, so it keeps nothing")
+        f.up()
     }
 }

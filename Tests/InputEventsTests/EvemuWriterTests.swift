@@ -7,17 +7,12 @@ import Testing
 struct EvemuWriterTests {
     /// A two-finger trace with a tap inside one report, negative and large values, on the FT5406.
     static func synthesizedTrace() -> EvemuTrace {
-        var screen = SyntheticTouchscreen()
-        screen.down(0, at: Point(x: 100, y: 100))
-        screen.sync()
-        screen.wait(0.016)
-        screen.down(1, at: Point(x: 700, y: 400))
-        screen.up(1)
-        screen.sync()
-        screen.wait(0.016)
-        screen.up(0)
-        screen.sync()
-        var trace = screen.trace
+        let fingers = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        let held = fingers.down(Point(x: 100, y: 100))
+        fingers.wait(0.016)
+        fingers.tapInOneReport(at: Point(x: 700, y: 400))
+        fingers.up(held, after: 0.016)
+        var trace = fingers.trace
         trace.ledStates = [EventCode(rawValue: 1): 1]
         return trace
     }

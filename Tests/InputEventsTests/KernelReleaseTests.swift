@@ -10,26 +10,21 @@ import Testing
 struct KernelReleaseTests {
     /// A finger down at (200, 240) that drags right to (275, 240), and is still down. (Points
     /// the resistive panel's 0...4095 units land on exactly.)
-    func drag(on device: DeviceDescription) -> SyntheticTouchscreen {
-        var panel = SyntheticTouchscreen(device: device)
-        panel.down(0, at: Point(x: 200, y: 240))
-        panel.sync()
-        for step in 1...3 {
-            panel.wait(1.0 / 60)
-            panel.move(0, to: Point(x: 200 + Double(step) * 25, y: 240))
-            panel.sync()
-        }
+    func drag(on device: DeviceDescription) -> Fingers {
+        let panel = Fingers(panel: device, clock: VirtualClock(Instant(seconds: 1)))
+        let finger = panel.down(Point(x: 200, y: 240))[0]
+        for step in 1...3 { panel.move([finger: Point(x: 200 + Double(step) * 25, y: 240)], after: 1.0 / 60) }
         panel.wait(1.0 / 60)
         return panel
     }
 
-    func frames(_ screen: SyntheticTouchscreen) throws -> (frames: [[String]], decoder: TouchDecoder) {
+    func frames(_ screen: Fingers) throws -> (frames: [[String]], decoder: TouchDecoder) {
         let (frames, decoder) = try decode(screen.trace)
         return (frames.map(summary), decoder)
     }
 
     @Test func anUnpluggedResistivePanelCancelsItsTouch() throws {
-        var panel = drag(on: SyntheticTouchscreen.resistive)
+        let panel = drag(on: SyntheticTouchscreen.resistive)
         panel.unplug()
         #expect(panel.events.suffix(2).map(named) == ["BTN_TOUCH 0", "SYN_REPORT 1"])
         let (frames, decoder) = try frames(panel)
@@ -42,9 +37,8 @@ struct KernelReleaseTests {
 
     @Test func theSameReleaseFromADriverEndsTheTouch() throws {
         // BTN_TOUCH 0 closed by a driver's own SYN_REPORT (value 0) is a lift.
-        var panel = drag(on: SyntheticTouchscreen.resistive)
-        panel.up(0)
-        panel.sync()
+        let panel = drag(on: SyntheticTouchscreen.resistive)
+        panel.up(after: 0)
         #expect(panel.events.last.map(named) == "SYN_REPORT 0")
         let (frames, decoder) = try frames(panel)
         #expect(frames.last == ["1 ended 275.0,240.0"])
@@ -52,7 +46,7 @@ struct KernelReleaseTests {
     }
 
     @Test func anUnpluggedResistivePanelWithAPressureThresholdCancelsItsTouch() throws {
-        var panel = drag(on: SyntheticTouchscreen.resistive)
+        let panel = drag(on: SyntheticTouchscreen.resistive)
         panel.unplug()
         var decoder = try TouchDecoder(device: panel.device, screen: InputEventsTests.panel,
                                        filters: TouchFilters(minimumPressure: 10))
@@ -65,7 +59,7 @@ struct KernelReleaseTests {
     @Test func anUnpluggedProtocolBPanelCancelsItsTouchesByBothRules() throws {
         // Unplugged, the kernel releases BTN_TOUCH, not the slots: the stuck-touch rule alone would
         // cancel them; the report's value 1 says the same.
-        var panel = drag(on: SyntheticTouchscreen.ft5406)
+        let panel = drag(on: SyntheticTouchscreen.ft5406)
         panel.unplug()
         #expect(panel.events.suffix(2).map(named) == ["BTN_TOUCH 0", "SYN_REPORT 1"])
         let (frames, decoder) = try frames(panel)
@@ -77,9 +71,8 @@ struct KernelReleaseTests {
     @Test func anInhibitedProtocolBPanelCancelsTouchesWhoseSlotsWereReleased() throws {
         // Inhibited, the kernel lifts the slots too (input_mt_release_slots): without the report's
         // value, those would read as lifts.
-        var panel = drag(on: SyntheticTouchscreen.ft5406)
-        panel.down(1, at: Point(x: 600, y: 300))
-        panel.sync()
+        let panel = drag(on: SyntheticTouchscreen.ft5406)
+        panel.down(Point(x: 600, y: 300))
         panel.wait(1.0 / 60)
         panel.inhibit()
         #expect(panel.events.suffix(5).map(named) == ["ABS_MT_TRACKING_ID -1", "ABS_MT_SLOT 1", "ABS_MT_TRACKING_ID -1", "BTN_TOUCH 0", "SYN_REPORT 1"])
@@ -91,7 +84,7 @@ struct KernelReleaseTests {
     }
 
     @Test func aReleaseReportWithNothingDownGivesNoFrame() throws {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
         panel.inhibit()
         #expect(panel.events.map(named) == ["SYN_REPORT 1"])
         let (frames, decoder) = try frames(panel)
@@ -114,7 +107,7 @@ struct KernelReleaseTests {
 
     @Test func aRecordedReleaseReplaysAsTheSameCancel() throws {
         // Written as evemu-record writes it and read back: the value survives, and so does the cancel.
-        var panel = drag(on: SyntheticTouchscreen.resistive)
+        let panel = drag(on: SyntheticTouchscreen.resistive)
         panel.unplug()
         let text = panel.trace.text
         #expect(text.contains(" 0000 0000 0001\t# ------------ SYN_REPORT (1) ----------"), "\(text.suffix(300))")

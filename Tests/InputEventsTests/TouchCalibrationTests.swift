@@ -115,9 +115,8 @@ struct TouchCalibrationTests {
 
     @Test(arguments: [(0, Point(x: 10, y: 20)), (180, Point(x: 789, y: 459)), (90, Point(x: 800 * (1 - 20.5 / 480) - 0.5, y: 480 * (10.5 / 800) - 0.5))])
     func theDecoderAppliesItToEveryTouch(degrees: Int, expected: Point) throws {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 10, y: 20))
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406)
+        panel.down(Point(x: 10, y: 20))
         let cal = try TouchCalibration.identity.rotated(clockwise: degrees)
         var decoder = try TouchDecoder(device: panel.trace.device, screen: Size(width: 800, height: 480), calibration: cal)
         var frame: TouchFrame?
@@ -127,9 +126,8 @@ struct TouchCalibrationTests {
     }
 
     @Test func aFlippedPanelMapsEdgePixelToEdgePixel() throws {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 0, y: 479))
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406)
+        panel.down(Point(x: 0, y: 479))
         let cal = TouchCalibration.identity.flipped(horizontally: true, vertically: true)
         var decoder = try TouchDecoder(device: panel.trace.device, screen: Size(width: 800, height: 480), calibration: cal)
         var frame: TouchFrame?

@@ -83,7 +83,8 @@ struct TouchFrameFilterTests {
         let (lines, _) = try run(events, TouchFilters(minimumTouchDuration: 0.08), until: t.adding(seconds: 0.5))
         #expect(lines == ["1.080: 1 began 200,100"])
         var filter = TouchFrameFilter(TouchFilters(minimumTouchDuration: 0.08))
-        filter.filter(TouchFrame(time: t, touches: [Touch(id: TouchID(1), phase: .began, location: Point(x: 1, y: 1))]), sizeMillimetres: { _ in nil }) { _ in }
+        let fingers = Fingers(clock: VirtualClock(t), firstFinger: 1, deliver: { filter.filter($0, sizeMillimetres: { _ in nil }) { _ in } })
+        fingers.down(Point(x: 1, y: 1))
         #expect(filter.nextDeadline == t.adding(seconds: 0.08))
     }
 

@@ -29,14 +29,10 @@ struct DisplayLostOnRealKernelTests {
     /// `taps` taps on the button, a second apart: the VM plays one tap twice while kiosk has no
     /// display; the host replays both in one file.
     static func taps(_ taps: Int) -> EvemuTrace {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
         for n in 0..<taps {
             if n > 0 { panel.wait(1) }
-            panel.down(n, at: Point(x: 130, y: 424))
-            panel.sync()
-            panel.wait(0.08)
-            panel.up(n)
-            panel.sync()
+            panel.up(panel.down(Point(x: 130, y: 424)), after: 0.08)
         }
         return panel.trace
     }

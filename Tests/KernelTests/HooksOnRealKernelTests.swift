@@ -44,12 +44,8 @@ struct HooksOnRealKernelTests {
 
     /// One tap on the button (130, 424), the finger resting long enough for any VM's speed.
     static let tap: EvemuTrace = {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 130, y: 424))
-        panel.sync()
-        panel.wait(0.08)
-        panel.up(0)
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        panel.up(panel.down(Point(x: 130, y: 424)), after: 0.08)
         return panel.trace
     }()
 

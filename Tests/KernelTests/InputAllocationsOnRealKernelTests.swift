@@ -33,25 +33,18 @@ struct InputAllocationsOnRealKernelTests {
 
     /// A finger put down on the button, `wiggles` reports of it moving a pixel and back, its lift.
     static let traces: (down: EvemuTrace, wiggle200: EvemuTrace, wiggle400: EvemuTrace, up: EvemuTrace) = {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
         let at = Point(x: 130, y: 424)
-        panel.down(0, at: at)
-        panel.sync()
+        let finger = panel.down(at)[0]
         let downEnd = panel.events.count
         func wiggle(_ n: Int) {
-            for i in 0..<n {
-                panel.wait(1.0 / 60)
-                panel.move(0, to: Point(x: at.x + Double(i % 2 == 0 ? 1 : 0), y: at.y))
-                panel.sync()
-            }
+            for i in 0..<n { panel.move([finger: Point(x: at.x + Double(i % 2 == 0 ? 1 : 0), y: at.y)]) }
         }
         wiggle(200)
         let firstEnd = panel.events.count
         wiggle(400)
         let secondEnd = panel.events.count
-        panel.wait(1.0 / 60)
-        panel.up(0)
-        panel.sync()
+        panel.up([finger])
         let whole = panel.trace
         func slice(_ r: Range<Int>) -> EvemuTrace {
             var t = whole

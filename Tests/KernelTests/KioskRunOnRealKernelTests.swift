@@ -55,51 +55,27 @@ struct KioskRunOnRealKernelTests {
     /// broken reload, one more tap on the button. Fingers rest before they lift, so the result
     /// does not hang on how fast the VM plays the events.
     static let traces: (visit: EvemuTrace, again: EvemuTrace, whole: EvemuTrace) = {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        func frame() { panel.wait(1.0 / 60) }
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
         // Drag yellow from its centre.
-        panel.down(0, at: Point(x: 160, y: 190))
-        panel.sync()
-        for step in 1...20 {
-            frame()
-            panel.move(0, to: Point(x: 160 + Double(step) * 4, y: 190 + Double(step) * 3))
-            panel.sync()
-        }
-        panel.wait(0.2)
-        panel.up(0)
-        panel.sync()
+        let drag = panel.down(Point(x: 160, y: 190))
+        for step in 1...20 { panel.move([drag[0]: Point(x: 160 + Double(step) * 4, y: 190 + Double(step) * 3)]) }
+        panel.up(drag, after: 0.2)
         panel.wait(0.5)
         // Pinch magenta open.
-        panel.down(1, at: Point(x: 610, y: 190))
-        panel.down(2, at: Point(x: 670, y: 190))
-        panel.sync()
+        let pinch = panel.down(Point(x: 610, y: 190), Point(x: 670, y: 190))
         for step in 1...15 {
-            frame()
-            panel.move(1, to: Point(x: 610 - Double(step) * 2, y: 190))
-            panel.move(2, to: Point(x: 670 + Double(step) * 2, y: 190))
-            panel.sync()
+            panel.move([pinch[0]: Point(x: 610 - Double(step) * 2, y: 190), pinch[1]: Point(x: 670 + Double(step) * 2, y: 190)])
         }
-        panel.wait(0.2)
-        panel.up(1)
-        panel.up(2)
-        panel.sync()
+        panel.up(pinch, after: 0.2)
         panel.wait(0.5)
         // Tap the button, then the switch.
-        for (finger, point) in [(3, Point(x: 130, y: 424)), (4, Point(x: 680, y: 424))] {
-            panel.down(finger, at: point)
-            panel.sync()
-            panel.wait(0.08)
-            panel.up(finger)
-            panel.sync()
+        for point in [Point(x: 130, y: 424), Point(x: 680, y: 424)] {
+            panel.up(panel.down(point), after: 0.08)
             panel.wait(0.6)
         }
         let split = panel.events.count
         panel.wait(2)
-        panel.down(5, at: Point(x: 130, y: 424))
-        panel.sync()
-        panel.wait(0.08)
-        panel.up(5)
-        panel.sync()
+        panel.up(panel.down(Point(x: 130, y: 424)), after: 0.08)
         let whole = panel.trace
         var visit = whole
         visit.events = Array(whole.events[..<split])

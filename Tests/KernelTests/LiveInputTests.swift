@@ -18,24 +18,17 @@ struct LiveInputTests {
     /// goes to (700, 400) and stays (`floodRest`, played while kiosk is stopped): far more than the
     /// kernel's buffer holds for a reader that is not reading. The second lifts later (`floodUp`).
     static let (floodDown, floodRest, floodUp): (EvemuTrace, EvemuTrace, EvemuTrace) = {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 100, y: 100))
-        panel.down(1, at: Point(x: 600, y: 300))
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        let f = panel.down(Point(x: 100, y: 100), Point(x: 600, y: 300))
         let downCount = panel.trace.events.count
+        // Reports as fast as the panel can write them: no time between them.
         for step in 1...2000 {
             let k = Double(step % 200)
-            panel.move(0, to: Point(x: 100 + k, y: 100 + k / 2))
-            panel.move(1, to: Point(x: 600 - k, y: 300 - k / 2))
-            panel.sync()
+            panel.move([f[0]: Point(x: 100 + k, y: 100 + k / 2), f[1]: Point(x: 600 - k, y: 300 - k / 2)], after: 0)
         }
-        panel.up(0)
-        panel.move(1, to: Point(x: 700, y: 400))
-        panel.sync()
+        panel.report([f[0]: .up, f[1]: .move(Point(x: 700, y: 400))])
         let restCount = panel.trace.events.count
-        panel.wait(0.1)
-        panel.up(1)
-        panel.sync()
+        panel.up([f[1]], after: 0.1)
         let all = panel.trace
         return (EvemuTrace(device: all.device, events: Array(all.events[..<downCount])),
                 EvemuTrace(device: all.device, events: Array(all.events[downCount..<restCount])),
@@ -44,24 +37,15 @@ struct LiveInputTests {
 
     /// A finger that comes down and drags, and never lifts: its device goes away under it.
     static let drag: EvemuTrace = {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 200, y: 200))
-        panel.sync()
-        for step in 1...5 {
-            panel.wait(1.0 / 60)
-            panel.move(0, to: Point(x: 200 + Double(step) * 10, y: 200))
-            panel.sync()
-        }
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        let finger = panel.down(Point(x: 200, y: 200))
+        for step in 1...5 { panel.move([finger[0]: Point(x: 200 + Double(step) * 10, y: 200)]) }
         return panel.trace
     }()
 
     static let tap: EvemuTrace = {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 400, y: 300))
-        panel.sync()
-        panel.wait(0.05)
-        panel.up(0)
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        panel.up(panel.down(Point(x: 400, y: 300)), after: 0.05)
         return panel.trace
     }()
 
@@ -78,12 +62,8 @@ struct LiveInputTests {
 
     /// A tap somewhere else: the kernel passes on only values that changed.
     static let tapElsewhere: EvemuTrace = {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 200, y: 120))
-        panel.sync()
-        panel.wait(0.05)
-        panel.up(0)
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        panel.up(panel.down(Point(x: 200, y: 120)), after: 0.05)
         return panel.trace
     }()
 

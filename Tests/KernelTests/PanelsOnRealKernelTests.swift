@@ -15,33 +15,19 @@ struct PanelsOnRealKernelTests {
     /// `BTN_TOUCH 0` (lvgl#9829), a drag released with the documented empty contact, and eleven
     /// fingers at once, one more than the ten slots they are converted to.
     static let protocolA: EvemuTrace = {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.protocolA)
-        Traces.pinchOpen(&panel)
+        let panel = Fingers(panel: SyntheticTouchscreen.protocolA, clock: VirtualClock(Instant(seconds: 1)))
+        let pinch = Traces.pinchOpen(panel)
         panel.protocolARelease = .touchButtonOnly
-        panel.up(0)
-        panel.up(1)
-        panel.sync()
+        panel.up(pinch, after: 0)
         panel.wait(0.1)
         panel.protocolARelease = .emptyContact
-        panel.down(2, at: Point(x: 160, y: 190))
-        panel.sync()
-        for step in 1...8 {
-            panel.wait(1.0 / 60)
-            panel.move(2, to: Point(x: 160 + Double(step) * 6, y: 190 + Double(step) * 5))
-            panel.sync()
-        }
-        panel.wait(1.0 / 60)
-        panel.up(2)
-        panel.sync()
+        let drag = panel.down(Point(x: 160, y: 190))
+        for step in 1...8 { panel.move([drag[0]: Point(x: 160 + Double(step) * 6, y: 190 + Double(step) * 5)]) }
+        panel.up(drag)
         panel.wait(0.1)
-        for finger in 0..<11 { panel.down(10 + finger, at: Point(x: 40 + Double(finger) * 70, y: 300)) }
-        panel.sync()
-        panel.wait(1.0 / 60)
-        for finger in 0..<11 { panel.move(10 + finger, to: Point(x: 40 + Double(finger) * 70, y: 310)) }
-        panel.sync()
-        panel.wait(1.0 / 60)
-        for finger in 0..<11 { panel.up(10 + finger) }
-        panel.sync()
+        let eleven = panel.report(down: (0..<11).map { Point(x: 40 + Double($0) * 70, y: 300) })
+        panel.move(Dictionary(uniqueKeysWithValues: eleven.enumerated().map { ($1, Point(x: 40 + Double($0) * 70, y: 310)) }))
+        panel.up(eleven)
         return panel.trace
     }()
 
@@ -88,17 +74,10 @@ struct PanelsOnRealKernelTests {
 
     /// A drag on a resistive ADS7846 panel, 0..4095 on both axes.
     static let resistiveDrag: EvemuTrace = {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.resistive)
-        panel.down(0, at: Point(x: 100, y: 400))
-        panel.sync()
-        for step in 1...12 {
-            panel.wait(1.0 / 60)
-            panel.move(0, to: Point(x: 100 + Double(step) * 50, y: 400 - Double(step) * 25))
-            panel.sync()
-        }
-        panel.wait(1.0 / 60)
-        panel.up(0)
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.resistive, clock: VirtualClock(Instant(seconds: 1)))
+        let finger = panel.down(Point(x: 100, y: 400))
+        for step in 1...12 { panel.move([finger[0]: Point(x: 100 + Double(step) * 50, y: 400 - Double(step) * 25)]) }
+        panel.up(finger)
         return panel.trace
     }()
 

@@ -9,41 +9,27 @@ import TouchInput
 enum Traces {
     /// A pinch, a tap whose press and release share one report (lvgl#5211), and a drag.
     static let pinchTapDrag: EvemuTrace = {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        pinchOpen(&panel)
-        panel.up(0)
-        panel.up(1)
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        panel.up(pinchOpen(panel), after: 0)
         panel.wait(0.1)
-        panel.down(2, at: Point(x: 130, y: 424))
-        panel.up(2)
-        panel.sync()
+        panel.tapInOneReport(at: Point(x: 130, y: 424))
         panel.wait(0.1)
-        panel.down(3, at: Point(x: 160, y: 190))
-        panel.sync()
-        for step in 1...8 {
-            panel.wait(1.0 / 60)
-            panel.move(3, to: Point(x: 160 + Double(step) * 6, y: 190 + Double(step) * 5))
-            panel.sync()
-        }
-        panel.wait(1.0 / 60)
-        panel.up(3)
-        panel.sync()
+        let drag = panel.down(Point(x: 160, y: 190))
+        for step in 1...8 { panel.move([drag[0]: Point(x: 160 + Double(step) * 6, y: 190 + Double(step) * 5)]) }
+        panel.up(drag)
         return panel.trace
     }()
 
-    /// Fingers 0 and 1 put down on cyan and spread apart over ten reports, still down.
-    static func pinchOpen(_ panel: inout SyntheticTouchscreen) {
-        panel.down(0, at: Point(x: 370, y: 190))
-        panel.down(1, at: Point(x: 430, y: 190))
-        panel.sync()
+    /// Two fingers put down on cyan and spread apart over ten reports, a frame apart; still down a
+    /// frame after the last. Returns the two.
+    static func pinchOpen(_ panel: Fingers) -> [Int] {
+        let f = panel.down(Point(x: 370, y: 190), Point(x: 430, y: 190))
         for step in 1...10 {
-            panel.wait(1.0 / 60)
-            panel.move(0, to: Point(x: 370 - Double(step) * 4, y: 190 + Double(step)))
-            panel.move(1, to: Point(x: 430 + Double(step) * 4, y: 190 - Double(step)))
-            panel.sync()
+            panel.move([f[0]: Point(x: 370 - Double(step) * 4, y: 190 + Double(step)),
+                        f[1]: Point(x: 430 + Double(step) * 4, y: 190 - Double(step))])
         }
         panel.wait(1.0 / 60)
+        return f
     }
 
     /// The frames the trace decoder gives for `trace`, as `kiosk touches` prints them, without times;

@@ -14,14 +14,9 @@ struct UnplugOnRealKernelTests {
     /// A finger that comes down at (200, 240) and drags to (275, 240), and never lifts. (Points each
     /// panel's units land on exactly.)
     static func drag(_ device: DeviceDescription) -> EvemuTrace {
-        var panel = SyntheticTouchscreen(device: device)
-        panel.down(0, at: Point(x: 200, y: 240))
-        panel.sync()
-        for step in 1...3 {
-            panel.wait(1.0 / 60)
-            panel.move(0, to: Point(x: 200 + Double(step) * 25, y: 240))
-            panel.sync()
-        }
+        let panel = Fingers(panel: device, clock: VirtualClock(Instant(seconds: 1)))
+        let finger = panel.down(Point(x: 200, y: 240))
+        for step in 1...3 { panel.move([finger[0]: Point(x: 200 + Double(step) * 25, y: 240)]) }
         return panel.trace
     }
 

@@ -66,12 +66,16 @@ struct InProcessTests {
 
         /// A finger's tap at `p`, as the touchscreen delivers it.
         func tap(at p: Point) {
-            for phase in [TouchPhase.began, .ended] {
-                let now = MonotonicClock.now
-                loop.process(TouchFrame(time: now, touches: [Touch(id: TouchID(1), phase: phase, location: p)]))
-                loop.tick(at: now)
-                if phase == .began { run(seconds: 0.06) { false } }
-            }
+            // Each report at the real time it is made.
+            let clock = VirtualClock(MonotonicClock.now)
+            let fingers = Fingers(clock: clock, firstFinger: 1, deliver: { frame in
+                self.loop.process(frame)
+                self.loop.tick(at: frame.time)
+            })
+            let finger = fingers.down(p)
+            run(seconds: 0.06) { false }
+            clock.now = MonotonicClock.now
+            fingers.up(finger, after: 0)
         }
     }
 

@@ -83,13 +83,9 @@ struct ProtocolAConverterTests {
     @Test func theKernelsReleaseOfAnUnpluggedPanelCancelsEveryTouch() throws {
         // Unplugged, the kernel sends BTN_TOUCH 0 and closes the report with SYN_REPORT value 1
         // (input_disconnect_device). mtdev makes lifts of it; the value still says they were taken away.
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.protocolA)
-        panel.down(0, at: Point(x: 300, y: 100))
-        panel.down(1, at: Point(x: 420, y: 260))
-        panel.sync()
-        panel.wait(0.01)
-        panel.move(0, to: Point(x: 310, y: 110))
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.protocolA, clock: VirtualClock(Instant(seconds: 1)))
+        let f = panel.down(Point(x: 300, y: 100), Point(x: 420, y: 260))
+        panel.move([f[0]: Point(x: 310, y: 110)], after: 0.01)
         let lift = panel.events.count
         panel.unplug()
         #expect(panel.events[lift...].map(named) == ["BTN_TOUCH 0", "SYN_REPORT 1"])

@@ -8,51 +8,31 @@ import Testing
 @Suite("Protocol A traces")
 struct ProtocolBTraceTests {
     /// A pinch, one finger of it lifting first, a tap and a drag, at 60 reports a second.
-    static func touch(_ panel: inout SyntheticTouchscreen) {
-        panel.down(0, at: Point(x: 370, y: 190))
-        panel.down(1, at: Point(x: 430, y: 190))
-        panel.sync()
+    static func touch(_ panel: Fingers) {
+        let pinch = panel.down(Point(x: 370, y: 190), Point(x: 430, y: 190))
         for step in 1...8 {
-            panel.wait(1.0 / 60)
-            panel.move(0, to: Point(x: 370 - Double(step) * 5, y: 190 + Double(step)))
-            panel.move(1, to: Point(x: 430 + Double(step) * 5, y: 190 - Double(step)))
-            panel.sync()
+            panel.move([pinch[0]: Point(x: 370 - Double(step) * 5, y: 190 + Double(step)),
+                        pinch[1]: Point(x: 430 + Double(step) * 5, y: 190 - Double(step))], after: 1.0 / 60)
         }
-        panel.wait(1.0 / 60)
-        panel.up(0)
-        panel.sync()
-        panel.wait(1.0 / 60)
-        panel.move(1, to: Point(x: 480, y: 200))
-        panel.sync()
-        panel.wait(1.0 / 60)
-        panel.up(1)
-        panel.sync()
+        panel.up([pinch[0]], after: 1.0 / 60)
+        panel.move([pinch[1]: Point(x: 480, y: 200)], after: 1.0 / 60)
+        panel.up([pinch[1]], after: 1.0 / 60)
         panel.wait(0.1)
-        panel.down(2, at: Point(x: 130, y: 424))
-        panel.sync()
-        panel.wait(0.05)
-        panel.up(2)
-        panel.sync()
+        panel.up(panel.down(Point(x: 130, y: 424)), after: 0.05)
         panel.wait(0.1)
-        panel.down(3, at: Point(x: 160, y: 190))
-        panel.sync()
+        let drag = panel.down(Point(x: 160, y: 190))
         for step in 1...6 {
-            panel.wait(1.0 / 60)
-            panel.move(3, to: Point(x: 160 + Double(step) * 7, y: 190 + Double(step) * 4))
-            panel.sync()
+            panel.move([drag[0]: Point(x: 160 + Double(step) * 7, y: 190 + Double(step) * 4)], after: 1.0 / 60)
         }
-        panel.wait(1.0 / 60)
-        panel.up(3)
-        panel.sync()
+        panel.up(drag, after: 1.0 / 60)
     }
 
     @Test(arguments: [SyntheticTouchscreen.ProtocolARelease.emptyContact, .touchButtonOnly])
     func aProtocolATraceGivesTheFramesOfItsProtocolBTwin(release: SyntheticTouchscreen.ProtocolARelease) throws {
-        var a = SyntheticTouchscreen(device: SyntheticTouchscreen.protocolA)
-        a.protocolARelease = release
-        Self.touch(&a)
-        var b = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        Self.touch(&b)
+        let a = Fingers(panel: SyntheticTouchscreen.protocolA, clock: VirtualClock(Instant(seconds: 1)), protocolARelease: release)
+        Self.touch(a)
+        let b = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        Self.touch(b)
         // Through the text format, as a recording would come.
         let recorded = try EvemuTrace.parse(a.trace.text, file: "protocol-a.evemu")
         #expect(recorded.device.isMultitouchA)
@@ -66,8 +46,8 @@ struct ProtocolBTraceTests {
     }
 
     @Test func theConvertedTraceHasTheConvertedDeviceAndNoProtocolAEvents() throws {
-        var a = SyntheticTouchscreen(device: SyntheticTouchscreen.protocolA)
-        Self.touch(&a)
+        let a = Fingers(panel: SyntheticTouchscreen.protocolA, clock: VirtualClock(Instant(seconds: 1)))
+        Self.touch(a)
         let converted = try a.trace.convertedToProtocolB()
         #expect(converted.device == (try ProtocolAConverter(device: SyntheticTouchscreen.protocolA)).protocolB)
         #expect(a.trace.events.contains { $0.synchronization == .multitouchReport })
@@ -77,12 +57,11 @@ struct ProtocolBTraceTests {
     }
 
     @Test func aTraceThatIsNotProtocolAStaysAsItIs() throws {
-        var b = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        Self.touch(&b)
+        let b = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        Self.touch(b)
         #expect(try b.trace.convertedToProtocolB() == b.trace)
-        var resistive = SyntheticTouchscreen(device: SyntheticTouchscreen.resistive)
-        resistive.down(0, at: Point(x: 10, y: 10))
-        resistive.sync()
+        let resistive = Fingers(panel: SyntheticTouchscreen.resistive, clock: VirtualClock(Instant(seconds: 1)))
+        resistive.down(Point(x: 10, y: 10))
         #expect(try resistive.trace.convertedToProtocolB() == resistive.trace)
     }
 }

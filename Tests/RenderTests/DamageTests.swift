@@ -8,48 +8,48 @@ import Testing
 /// Redrawing only the damage gives the same pixels as drawing everything.
 @Suite struct DamageTests {
     @Test func aFrameWithNoChangeHasNoDamage() throws {
-        let driver = try TouchDriver()
+        let on = try FingersOnScene(), f = on.fingers
         var tracker = DamageTracker(width: 800, height: 480)
-        #expect(tracker.damage(for: driver.scene, at: driver.now) == [Rect(x: 0, y: 0, width: 800, height: 480)])
-        #expect(tracker.damage(for: driver.scene, at: driver.now).isEmpty)
-        driver.wait(1)
-        #expect(tracker.damage(for: driver.scene, at: driver.now).isEmpty)
+        #expect(tracker.damage(for: on.scene, at: f.now) == [Rect(x: 0, y: 0, width: 800, height: 480)])
+        #expect(tracker.damage(for: on.scene, at: f.now).isEmpty)
+        f.wait(1)
+        #expect(tracker.damage(for: on.scene, at: f.now).isEmpty)
     }
 
     @Test func aThemeChangeDamagesTheWholeScreen() throws {
-        let driver = try TouchDriver()
+        let on = try FingersOnScene(), f = on.fingers
         var tracker = DamageTracker(width: 800, height: 480)
-        _ = tracker.damage(for: driver.scene, at: driver.now)
-        driver.swipeLeft(at: 320)
-        #expect(tracker.damage(for: driver.scene, at: driver.now) == [Rect(x: 0, y: 0, width: 800, height: 480)])
+        _ = tracker.damage(for: on.scene, at: f.now)
+        f.drag(from: Point(x: 700, y: 320), to: Point(x: 250, y: 320), over: 0.12)
+        #expect(tracker.damage(for: on.scene, at: f.now) == [Rect(x: 0, y: 0, width: 800, height: 480)])
     }
 
     @Test func movingTheSliderDamagesOnlyTheSlider() throws {
-        let driver = try TouchDriver()
+        let on = try FingersOnScene(), f = on.fingers
         var tracker = DamageTracker(width: 800, height: 480)
-        _ = tracker.damage(for: driver.scene, at: driver.now)
-        let slider = driver.scene.views.first { $0.kind == .slider }!
-        driver.drag(from: slider.knobCenter(), to: slider.knobCenter() + Point(x: 60, y: 0))
-        let damage = tracker.damage(for: driver.scene, at: driver.now)
+        _ = tracker.damage(for: on.scene, at: f.now)
+        let slider = on.scene.views.first { $0.kind == .slider }!
+        f.drag(from: slider.knobCenter(), to: slider.knobCenter() + Point(x: 60, y: 0), over: 0.3)
+        let damage = tracker.damage(for: on.scene, at: f.now)
         #expect(!damage.isEmpty)
         #expect(damage.allSatisfy { $0.intersects(slider.baseFrame) && $0.width < 320 })
     }
 
     @Test func theSliderShowsItsValueAndItsDamageHoldsIt() throws {
-        let driver = try TouchDriver()
+        let on = try FingersOnScene(), f = on.fingers
         let renderer = try SceneRenderer()
         var tracker = DamageTracker(width: 800, height: 480)
         let before = try PixelBuffer(width: 800, height: 480)
-        renderer.draw(scene: driver.scene, at: driver.now, into: before)
-        _ = tracker.damage(for: driver.scene, at: driver.now)
-        let index = driver.scene.views.firstIndex { $0.kind == .slider }!
-        let slider = driver.scene.views[index]
+        renderer.draw(scene: on.scene, at: f.now, into: before)
+        _ = tracker.damage(for: on.scene, at: f.now)
+        let index = on.scene.views.firstIndex { $0.kind == .slider }!
+        let slider = on.scene.views[index]
         #expect(slider.value == 0.5 && SceneRenderer.sliderValueText(slider.value) == "50%")
-        driver.drag(from: slider.knobCenter(), to: slider.knobCenter() + Point(x: 61, y: 0))
-        let moved = driver.scene.views[index].value
+        f.drag(from: slider.knobCenter(), to: slider.knobCenter() + Point(x: 61, y: 0), over: 0.3)
+        let moved = on.scene.views[index].value
         #expect(SceneRenderer.sliderValueText(moved) == "\(Int((moved * 100).rounded()))%" && moved > 0.7)
         let after = try PixelBuffer(width: 800, height: 480)
-        renderer.draw(scene: driver.scene, at: driver.now, into: after)
+        renderer.draw(scene: on.scene, at: f.now, into: after)
 
         // The value is written in its band above the slider, and the band is damaged when it changes.
         let band = SceneRenderer.sliderLabelBox(slider.baseFrame)
@@ -62,7 +62,7 @@ import Testing
         }
         #expect(ink > 100, "the band above the slider shows no text")
         #expect(changed > 50, "the value's text did not change")
-        let damage = tracker.damage(for: driver.scene, at: driver.now)
+        let damage = tracker.damage(for: on.scene, at: f.now)
         #expect(damage.contains { $0.union(band) == $0 }, "\(damage) does not hold \(band)")
         // Outside the band and the slider, nothing changed.
         let slid = slider.baseFrame.insetBy(-4).union(band)
@@ -85,13 +85,13 @@ import Testing
 
     @Test(arguments: PixelFormat.allCases, [1, 2, 3, 4, 5, 6] as [UInt64])
     func damageOnlyRedrawEqualsFullRedraw(format: PixelFormat, seed: UInt64) throws {
-        let driver = try TouchDriver()
+        let on = try FingersOnScene()
         let renderer = try SceneRenderer()
         let incremental = try PixelBuffer(width: 800, height: 480, format: format)
         let full = try PixelBuffer(width: 800, height: 480, format: format)
         var tracker = DamageTracker(width: 800, height: 480)
         var frames = 0, mismatches = 0, firstMismatch = ""
-        driver.onFrame = { scene, now in
+        on.onFrame = { scene, now in
             let damage = tracker.damage(for: scene, at: now)
             renderer.draw(scene: scene, at: now, into: incremental, clip: damage)
             renderer.draw(scene: scene, at: now, into: full)
@@ -102,7 +102,7 @@ import Testing
             }
         }
         var random = SplitMix64(seed: seed)
-        for _ in 0..<10 { randomChange(driver, &random) }
+        for _ in 0..<10 { randomChange(on, &random) }
         #expect(frames > 50)
         #expect(mismatches == 0, "\(mismatches) of \(frames) frames differ (\(format), seed \(seed)); first: \(firstMismatch)")
     }
@@ -120,9 +120,9 @@ import Testing
         let full = try PixelBuffer(width: 800, height: 480, format: format)
         var frames = 0, compared = 0, mismatches = 0, first = ""
         for seed in seeds {
-            let driver = try TouchDriver()
+            let on = try FingersOnScene()
             var tracker = DamageTracker(width: 800, height: 480)
-            driver.onFrame = { scene, now in
+            on.onFrame = { scene, now in
                 let damage = tracker.damage(for: scene, at: now)
                 frames += 1
                 guard !damage.isEmpty else { return }
@@ -136,7 +136,7 @@ import Testing
                 }
             }
             var random = SplitMix64(seed: seed)
-            for _ in 0..<10 { randomChange(driver, &random) }
+            for _ in 0..<10 { randomChange(on, &random) }
         }
         #expect(compared > 100 * seeds.count)
         #expect(mismatches == 0, "\(mismatches) of \(compared) frames drawn differ from a full redraw (\(format)); first: \(first)")
@@ -148,15 +148,15 @@ import Testing
     /// In XRGB8888: RGB565's coarser levels hide that one level here.
     @Test func damageThatCutsANeighbouringViewRedrawsItWhole() throws {
         let format = PixelFormat.xrgb8888
-        let driver = try TouchDriver()
+        let on = try FingersOnScene(), f = on.fingers
         let renderer = try SceneRenderer()
         let incremental = try PixelBuffer(width: 800, height: 480, format: format)
         let full = try PixelBuffer(width: 800, height: 480, format: format)
         var tracker = DamageTracker(width: 800, height: 480)
-        let magenta = try #require(driver.scene.viewID(named: "magenta")), toggle = try #require(driver.scene.viewID(named: "switch"))
-        let switchBounds = driver.scene.views[toggle.rawValue].baseFrame
+        let magenta = try #require(on.scene.viewID(named: "magenta")), toggle = try #require(on.scene.viewID(named: "switch"))
+        let switchBounds = on.scene.views[toggle.rawValue].baseFrame
         var frames = 0, mismatches = 0, reached = 0, first = ""
-        driver.onFrame = { scene, now in
+        on.onFrame = { scene, now in
             let damage = tracker.damage(for: scene, at: now)
             renderer.draw(scene: scene, at: now, into: incremental, clip: damage)
             renderer.draw(scene: scene, at: now, into: full)
@@ -167,44 +167,44 @@ import Testing
                 if mismatches == 1 { first = "frame \(frames): \(firstDifference(incremental, full)) damage \(damage)" }
             }
         }
-        _ = tracker.damage(for: driver.scene, at: driver.now)
-        renderer.draw(scene: driver.scene, at: driver.now, into: incremental)
+        _ = tracker.damage(for: on.scene, at: f.now)
+        renderer.draw(scene: on.scene, at: f.now, into: incremental)
         // From (640, 190) to (536, 320): the square's box, grown by its shadow, ends near (629, 407),
         // across the rounded left end of the switch (x 620..648, y 396..452).
-        let start = driver.scene.views[magenta.rawValue].center
-        driver.drag(from: start, to: start + Point(x: -104, y: 130), over: 0.5)
-        driver.wait(0.5)
+        let start = on.scene.views[magenta.rawValue].center
+        f.drag(from: start, to: start + Point(x: -104, y: 130), over: 0.5)
+        f.wait(0.5)
         #expect(reached > 0, "the damage reached the switch, the case this test is about")
         #expect(mismatches == 0, "\(mismatches) of \(frames) frames differ (\(format)); first: \(first)")
     }
 
     /// One scene change: a gesture somewhere, with random places and sizes.
-    private func randomChange(_ driver: TouchDriver, _ random: inout SplitMix64) {
-        let scene = driver.scene
+    private func randomChange(_ on: FingersOnScene, _ random: inout SplitMix64) {
+        let scene = on.scene, f = on.fingers
         let squares = scene.views.indices.filter { scene.views[$0].kind == .square }
         let square = scene.views[squares[Int(random.next() % UInt64(squares.count))]]
         func jitter(_ r: Double) -> Double { (Double(random.next() % 1000) / 500 - 1) * r }
         switch random.next() % 8 {
-        case 0: driver.drag(from: square.center, to: square.center + Point(x: jitter(200), y: jitter(120)))
-        case 1: driver.pinchAndRotate(square.center, scale: 1 + jitter(0.4), angle: jitter(0.8), over: 0.3)
+        case 0: f.drag(from: square.center, to: square.center + Point(x: jitter(200), y: jitter(120)), over: 0.3)
+        case 1: f.spreadAndTurn(around: square.center, span: 60, to: 60 * (1 + jitter(0.4)), toAngle: jitter(0.8), over: 0.3)
         case 2:
-            driver.down(0, at: square.center)
-            driver.wait(0.6)
-            driver.move([0: square.center + Point(x: jitter(100), y: jitter(60))], over: 0.2)
-            driver.up(0)
-            driver.wait(0.4)
-        case 3: driver.swipeLeft(at: 330)
+            let finger = f.down(square.center)
+            f.wait(0.6)
+            f.move([finger[0]: square.center + Point(x: jitter(100), y: jitter(60))], over: 0.2)
+            f.up(finger)
+            f.wait(0.4)
+        case 3: f.drag(from: Point(x: 700, y: 330), to: Point(x: 250, y: 330), over: 0.12)
         case 4:
             let slider = scene.views.first { $0.kind == .slider }!
-            driver.drag(from: slider.knobCenter(), to: Point(x: slider.baseFrame.center.x + jitter(170), y: slider.baseFrame.center.y))
-        case 5: driver.tap(scene.views.first { $0.kind == .toggle }!.baseFrame.center)
+            f.drag(from: slider.knobCenter(), to: Point(x: slider.baseFrame.center.x + jitter(170), y: slider.baseFrame.center.y), over: 0.3)
+        case 5: f.tap(at: scene.views.first { $0.kind == .toggle }!.baseFrame.center)
         case 6:
-            driver.down(0, at: scene.views.first { $0.kind == .button }!.baseFrame.center)
-            driver.wait(0.1)
-            driver.up(0)
-        default: driver.tap(square.center)
+            let finger = f.down(scene.views.first { $0.kind == .button }!.baseFrame.center)
+            f.wait(0.1)
+            f.up(finger)
+        default: f.tap(at: square.center)
         }
-        driver.wait(0.1)
+        f.wait(0.1)
     }
 }
 

@@ -16,9 +16,9 @@ import Testing
 
     @Test(arguments: PixelFormat.allCases)
     func pngKeepsEveryPixel(format: PixelFormat) throws {
-        let driver = try TouchDriver()
+        let on = try FingersOnScene()
         let buffer = try PixelBuffer(width: 800, height: 480, format: format)
-        try SceneRenderer().draw(scene: driver.scene, at: driver.now, into: buffer)
+        try SceneRenderer().draw(scene: on.scene, at: on.now, into: buffer)
         let path = temporaryPath("\(format).png")
         defer { try? FileManager.default.removeItem(atPath: path) }
         try buffer.writePNG(to: path)

@@ -9,60 +9,63 @@ import Scene
 let repositoryRoot = KioskExecutable.repositoryRoot
 let defaultConfigPath = KioskExecutable.defaultConfigPath
 
-/// Drives a scene with fingers, a frame every 1/60 s, and lets a callback see every frame.
-final class TouchDriver {
+/// The default scene under the support target's `Fingers`: each report goes to the scene (its
+/// timers first), each frame of a `wait` (1/60 s) to its timers, and `onFrame` sees the scene after
+/// either, as the display would draw it.
+final class FingersOnScene {
     let scene: KioskScene
-    private let frames = FrameScript(clock: VirtualClock(Instant(seconds: 10)))
-    var clock: VirtualClock { frames.clock }
-    var now: Instant { clock.now }
-    private var held: [Int: Point] { frames.held }
-    /// Called after every frame and every tick of time.
+    private(set) lazy var fingers = Fingers(tickEvery: Fingers.frame,
+                                            tick: { [unowned self] now in
+                                                self.scene.advance(to: now)
+                                                self.onFrame(self.scene, now)
+                                            },
+                                            deliver: { [unowned self] frame in
+                                                self.scene.advance(to: frame.time)
+                                                self.scene.handle(frame)
+                                                self.onFrame(self.scene, frame.time)
+                                            })
+    /// Called after every report and every frame of a wait.
     var onFrame: (KioskScene, Instant) -> Void = { _, _ in }
-    static let frame = 1.0 / 60
+    var now: Instant { fingers.now }
 
     init() throws {
         let configuration = try KioskConfiguration.load(path: defaultConfigPath)
         scene = try KioskScene(configuration.scene, recordsEvents: false)
     }
+}
 
-    private func send(_ changes: [Int: (phase: TouchPhase, location: Point)]) {
-        clock.advance(by: Self.frame)
-        scene.advance(to: now)
-        scene.handle(frames.frame(changes))
-        onFrame(scene, now)
+/// Compatibility only, for the render tests not yet ported to `Fingers` (TransformFrameTests,
+/// RGB565DitherTests, GoldenImageTests): their old verbs, each made of `Fingers`' verbs on a
+/// `FingersOnScene` with the same frames at the same times as before (every report a frame after
+/// the last, fingers named by the test). New tests use `FingersOnScene` and `Fingers` directly.
+final class TouchDriver {
+    private let on: FingersOnScene
+    /// The test's finger names to the `Fingers`' numbers.
+    private var numbers: [Int: Int] = [:]
+    var scene: KioskScene { on.scene }
+    var now: Instant { on.now }
+    var onFrame: (KioskScene, Instant) -> Void {
+        get { on.onFrame }
+        set { on.onFrame = newValue }
     }
+    private var fingers: Fingers { on.fingers }
 
-    func down(_ finger: Int, at p: Point) { send([finger: (.began, p)]) }
+    init() throws { on = try FingersOnScene() }
+
+    func down(_ finger: Int, at p: Point) { numbers[finger] = fingers.down(p, after: Fingers.frame)[0] }
 
     func up(_ fingers: Int...) {
-        var changes: [Int: (phase: TouchPhase, location: Point)] = [:]
-        for f in fingers { if let p = held[f] { changes[f] = (.ended, p) } }
-        send(changes)
+        self.fingers.up(fingers.compactMap { numbers.removeValue(forKey: $0) })
     }
 
     /// Moves each finger along a straight line to its target in `seconds`.
     func move(_ targets: [Int: Point], over seconds: Double) {
-        let starts = held
-        let steps = max(1, Int((seconds / Self.frame).rounded()))
-        for step in 1...steps {
-            let t = Double(step) / Double(steps)
-            var changes: [Int: (phase: TouchPhase, location: Point)] = [:]
-            for (f, to) in targets { if let from = starts[f] { changes[f] = (.moved, from + (to - from) * t) } }
-            send(changes)
-        }
+        let steps = max(1, Int((seconds / Fingers.frame).rounded()))
+        fingers.move(Dictionary(uniqueKeysWithValues: targets.compactMap { f, p in numbers[f].map { ($0, p) } }),
+                     over: Double(steps) * Fingers.frame)
     }
 
-    /// Lets time pass with the held fingers still.
-    func wait(_ seconds: Double) {
-        let steps = max(1, Int((seconds / Self.frame).rounded()))
-        for _ in 0..<steps {
-            clock.advance(by: Self.frame)
-            scene.advance(to: now)
-            onFrame(scene, now)
-        }
-    }
-
-    // Intent-named gestures.
+    func wait(_ seconds: Double) { fingers.wait(seconds) }
 
     func tap(_ p: Point, finger: Int = 0) {
         down(finger, at: p)

@@ -10,10 +10,9 @@ import Testing
 struct FingersDownTests {
     @Test func aReloadWaitsForTheFingerOfAFrameDeliveredByHand() throws {
         let live = try LiveLoop()
-        let finger = TouchID(7)
-        let p = Point(x: 160, y: 190)
-        live.clock.advance(by: 0.1)
-        live.loop.process(TouchFrame(time: live.clock.now, touches: [Touch(id: finger, phase: .began, location: p)]))
+        // Frames handed to the loop's `process`, nothing else.
+        let fingers = Fingers(clock: live.clock, firstFinger: 7, deliver: { live.loop.process($0) })
+        let finger = fingers.down(Point(x: 160, y: 190), after: 0.1)
         live.loop.reloadPending = true
         live.clock.advance(by: 0.2)
         live.loop.tick(at: live.clock.now)
@@ -22,26 +21,27 @@ struct FingersDownTests {
         let stats = try #require(live.handler.entries.last { $0.message.description.hasPrefix("stats ") })
         #expect("\(stats.metadata["touches.down"] ?? "")" == "1")
 
-        live.clock.advance(by: 0.1)
-        live.loop.process(TouchFrame(time: live.clock.now, touches: [Touch(id: finger, phase: .ended, location: p)]))
+        fingers.up(finger, after: 0.1)
         live.loop.tick(at: live.clock.now)
         #expect(live.loop.generation == 2, "lifted: the reload runs")
     }
 
     @Test func aTouchIsDownFromItsFirstFrameToTheOneThatEndsIt() {
-        var fingers = FingersDown()
-        let a = TouchID(1), b = TouchID(2)
+        var counted = FingersDown()
+        let clock = VirtualClock(.zero)
+        let fingers = Fingers(clock: clock, firstFinger: 1, deliver: { counted.note($0) })
         let p = Point(x: 1, y: 1)
-        fingers.note(TouchFrame(time: .zero, touches: [Touch(id: a, phase: .began, location: p)]))
-        fingers.note(TouchFrame(time: .zero, touches: [Touch(id: a, phase: .stationary, location: p), Touch(id: b, phase: .began, location: p)]))
-        #expect(fingers.count == 2)
-        fingers.note(TouchFrame(time: .zero, touches: [Touch(id: a, phase: .moved, location: p), Touch(id: b, phase: .cancelled, location: p)]))
-        #expect(fingers.count == 1)
+        let a = fingers.down(p, after: 0)[0]
+        // a listed stationary, b began.
+        let b = fingers.down(p, after: 0)[0]
+        #expect(counted.count == 2)
+        fingers.report([a: .move(p), b: .cancel], after: 0)
+        #expect(counted.count == 1)
         // Frames of another source (one finger each) do not forget the fingers they do not list.
-        fingers.note(TouchFrame(time: .zero, touches: [Touch(id: TouchID(9), phase: .began, location: p)]))
-        fingers.note(TouchFrame(time: .zero, touches: [Touch(id: TouchID(9), phase: .ended, location: p)]))
-        #expect(fingers.count == 1)
-        fingers.note(TouchFrame(time: .zero, touches: [Touch(id: a, phase: .ended, location: p)]))
-        #expect(fingers.count == 0)
+        let other = Fingers(clock: clock, firstFinger: 9, deliver: { counted.note($0) })
+        other.up(other.down(p), after: 0)
+        #expect(counted.count == 1)
+        fingers.up([a], after: 0)
+        #expect(counted.count == 0)
     }
 }

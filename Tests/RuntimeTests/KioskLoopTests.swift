@@ -22,19 +22,17 @@ struct KioskLoopTests {
         let clock: VirtualClock
         let loop: KioskLoop
         let output: any FrameOutput
-        let finger = TouchID(1)
+        /// Fingers on the loop: each report goes to `process`, then the loop ticks at its time.
+        private(set) lazy var fingers = Fingers(clock: clock, firstFinger: 1, deliver: { [unowned self] frame in
+            self.loop.process(frame)
+            self.loop.tick(at: frame.time)
+        })
 
         init(clock: VirtualClock = VirtualClock(), output given: (any FrameOutput)? = nil) throws {
             let configuration = try KioskConfiguration.load(path: KioskLoopTests.configPath)
             self.clock = clock
             output = try given ?? HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock)
             loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: clock)
-            loop.tick(at: clock.now)
-        }
-
-        func frame(_ phase: TouchPhase, _ p: Point, after seconds: Double = 1.0 / 60) {
-            clock.now = clock.now.adding(seconds: seconds)
-            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: finger, phase: phase, location: p)]))
             loop.tick(at: clock.now)
         }
     }
@@ -52,11 +50,12 @@ struct KioskLoopTests {
 
     @Test func aRestingFingerDrawsNothing() throws {
         let h = try Harness()
-        h.frame(.began, Point(x: 160, y: 190))
-        for i in 1...20 { h.frame(.moved, Point(x: 160 + Double(i) * 3, y: 190)) }
+        let finger = h.fingers.down(Point(x: 160, y: 190), after: Fingers.frame)
+        for i in 1...20 { h.fingers.move([finger[0]: Point(x: 160 + Double(i) * 3, y: 190)]) }
         let flips = h.output.flipCount
         #expect(flips > 10, "a drag draws frames")
-        for _ in 0..<10 { h.frame(.stationary, Point(x: 220, y: 190)) }
+        // Reports in which nothing changed: the finger is listed, stationary.
+        for _ in 0..<10 { h.fingers.report(after: Fingers.frame) }
         #expect(h.output.flipCount == flips, "a finger at rest changes nothing on screen")
     }
 }
@@ -97,9 +96,9 @@ struct DisplayFaultTests {
 
         // The display goes; a finger drags yellow meanwhile.
         output.isDown = true
-        h.frame(.began, Point(x: 160, y: 190))
-        for i in 1...30 { h.frame(.moved, Point(x: 160 + Double(i) * 4, y: 190)) }
-        h.frame(.ended, Point(x: 280, y: 190))
+        let finger = h.fingers.down(Point(x: 160, y: 190), after: Fingers.frame)
+        for i in 1...30 { h.fingers.move([finger[0]: Point(x: 160 + Double(i) * 4, y: 190)]) }
+        h.fingers.up(finger)
         #expect(output.failedPresents == 1, "one failure, then it waits for the retry instead of hammering the card")
         let yellow = try #require(loop.scene.viewID(named: "yellow"))
         #expect(loop.scene.views[yellow.rawValue].center.x > 270, "the scene went on without a display")

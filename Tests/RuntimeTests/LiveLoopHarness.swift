@@ -43,15 +43,18 @@ class LiveLoopRun {
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
-    /// One finger down at `a`, `steps` moves of `step` points to the right a 60th of a second
-    /// apart, and up; the loop ticks after each frame.
+    /// Fingers on the loop: each report goes to `process`, then the loop ticks at its time.
+    private(set) lazy var fingers = Fingers(clock: clock, firstFinger: 1, deliver: { [unowned self] frame in
+        self.loop.process(frame)
+        self.loop.tick(at: frame.time)
+    })
+
+    /// One finger down at `a` a 60th of a second from now, `steps` moves of `step` points to the
+    /// right a 60th of a second apart, and lifted one step further on.
     func drag(from a: Point, by steps: Int, step: Double = 4) {
-        for (i, phase) in ([TouchPhase.began] + Array(repeating: .moved, count: steps) + [.ended]).enumerated() {
-            clock.now = clock.now.adding(seconds: 1.0 / 60)
-            let p = Point(x: a.x + Double(i) * step, y: a.y)
-            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: TouchID(1), phase: phase, location: p)]))
-            loop.tick(at: clock.now)
-        }
+        let finger = fingers.down(a, after: Fingers.frame)[0]
+        for i in stride(from: 1, through: steps, by: 1) { fingers.move([finger: Point(x: a.x + Double(i) * step, y: a.y)]) }
+        fingers.report([finger: .upAt(Point(x: a.x + Double(steps + 1) * step, y: a.y))], after: Fingers.frame)
     }
 
     /// The input lines so far, as `level message`.

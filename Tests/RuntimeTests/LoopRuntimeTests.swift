@@ -19,7 +19,11 @@ final class LiveLoop {
     let handler = InMemoryLogHandler()
     let clock: VirtualClock
     let loop: KioskLoop
-    private var nextFinger = 1
+    /// Fingers on the loop: each report goes to `process`, then the loop ticks at its time.
+    private(set) lazy var fingers = Fingers(clock: clock, firstFinger: 1, deliver: { [unowned self] frame in
+        self.loop.process(frame)
+        self.loop.tick(at: frame.time)
+    })
 
     /// `edit` changes the default config's text; `realClock` false: a virtual clock starting at 100 s.
     init(edit: (String) -> String = { $0 }, stall: (stage: KioskLoop.Stage, milliseconds: Double)? = nil,
@@ -60,18 +64,12 @@ final class LiveLoop {
         try Self.write(edit(try Self.baseConfig(input: folder.path)), to: path)
     }
 
-    /// One finger from `from` to `to` in `steps` frames of a 60 Hz panel, then lifted.
+    /// One finger down at `from` a frame (of a 60 Hz panel) from now, moved to `to` in `steps`
+    /// frames, then lifted a frame later.
     func drag(from: Point, to: Point, steps: Int = 20) {
-        let finger = TouchID(nextFinger)
-        nextFinger += 1
-        for i in 0...steps + 1 {
-            let phase: TouchPhase = i == 0 ? .began : i == steps + 1 ? .ended : .moved
-            let f = Double(min(i, steps)) / Double(steps)
-            let p = Point(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f)
-            clock.now = clock.now.adding(seconds: 1.0 / 60)
-            loop.process(TouchFrame(time: clock.now, touches: [Touch(id: finger, phase: phase, location: p)]))
-            loop.tick(at: clock.now)
-        }
+        let finger = fingers.down(from, after: Fingers.frame)
+        fingers.move([finger[0]: to], over: Double(steps) * Fingers.frame)
+        fingers.up(finger)
     }
 
     func view(_ name: String) throws -> ViewState {
@@ -138,12 +136,19 @@ struct StageBudgetTests {
     func aStallInAStageIsCountedAsThatStagesOverrun(stage: KioskLoop.Stage) throws {
         // A real clock: the stall is a real sleep, and the stages are timed as they run.
         let live = try LiveLoop(edit: { $0 + "[loop]\nframe_budget = 16\n" }, stall: (stage, 25), realClock: true)
-        let finger = TouchID(9)
-        for (i, phase) in [TouchPhase.began, .moved, .moved, .ended].enumerated() {
-            let t = MonotonicClock.now
-            live.loop.process(TouchFrame(time: t, touches: [Touch(id: finger, phase: phase, location: Point(x: 160 + Double(i) * 20, y: 190))]))
+        // Each report at the real time it is made, the loop iterating after it.
+        let fingers = Fingers(clock: live.clock, deliver: { frame in
+            live.loop.process(frame)
             _ = live.loop.iterate()
+        })
+        live.clock.now = MonotonicClock.now
+        let finger = fingers.down(Point(x: 160, y: 190))
+        for i in 1...2 {
+            live.clock.now = MonotonicClock.now
+            fingers.move([finger[0]: Point(x: 160 + Double(i) * 20, y: 190)], after: 0)
         }
+        live.clock.now = MonotonicClock.now
+        fingers.report([finger[0]: .upAt(Point(x: 220, y: 190))])
         let i = LoopStats.index(of: stage)
         #expect(live.loop.stats.totalOverruns[i] >= 1, "\(stage): \(live.loop.stats.totalOverruns)")
         // The 25 ms are measured in that stage alone: no other stage's typical time comes near them.
@@ -163,12 +168,10 @@ struct StatsCountTests {
     @Test func inputsBeyondTheLatencyStorageAreCountedAsUnmeasuredAndTouchesAreCounted() throws {
         let live = try LiveLoop()
         // 200 fingers put down and lifted before one frame is drawn: more than the per-frame storage.
-        for n in 0..<200 {
-            live.clock.now = live.clock.now.adding(seconds: 0.0001)
-            let id = TouchID(1000 + n)
-            let p = Point(x: 400, y: 330)
-            live.loop.process(TouchFrame(time: live.clock.now, touches: [Touch(id: id, phase: .began, location: p)]))
-            live.loop.process(TouchFrame(time: live.clock.now, touches: [Touch(id: id, phase: .cancelled, location: p)]))
+        let fingers = Fingers(clock: live.clock, firstFinger: 1000, deliver: { live.loop.process($0) })
+        for _ in 0..<200 {
+            let finger = fingers.down(Point(x: 400, y: 330), after: 0.0001)
+            fingers.cancel(finger, after: 0)
         }
         let report = live.loop.stats.report(at: live.clock.now.adding(seconds: 1), extra: [])
         let fields = Dictionary(report, uniquingKeysWith: { a, _ in a })

@@ -60,6 +60,9 @@ struct LoopStatsTests {
 
 @Suite("Blanking: the panel sleeps after idle and the waking touch is swallowed")
 struct BlankingPolicyTests {
+    /// Built by hand, not by `Fingers`: `BlankingPolicy` reads only a frame's time, and the fingers
+    /// down are given apart (as the loop counts them), so the frame is a bare time with no touches,
+    /// which no report of fingers down makes.
     static func frame(_ t: Double) -> TouchFrame { TouchFrame(time: Instant(seconds: t)) }
 
     @Test func blanksOnceAfterTheIdleTime() {

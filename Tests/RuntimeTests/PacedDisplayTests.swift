@@ -19,20 +19,15 @@ struct PacedDisplayTests {
     /// A finger dragging the yellow square, a report every `interval` seconds, from a start that is
     /// no vblank's.
     func drag(every interval: Double, for seconds: Double) -> EvemuTrace {
-        var panel = SyntheticTouchscreen(start: Instant(seconds: 10.003_141))
-        panel.down(1, at: Point(x: 160, y: 190))
-        panel.sync()
+        let fingers = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 10.003_141)))
+        let finger = fingers.down(Point(x: 160, y: 190))
         var k = 0
         while Double(k) * interval < seconds {
             k += 1
-            panel.now = panel.now.adding(seconds: interval)
-            panel.move(1, to: Point(x: 160 + Double(k % 200), y: 190 + Double(k % 7)))
-            panel.sync()
+            fingers.move([finger[0]: Point(x: 160 + Double(k % 200), y: 190 + Double(k % 7))], after: interval)
         }
-        panel.now = panel.now.adding(seconds: interval)
-        panel.up(1)
-        panel.sync()
-        return panel.trace
+        fingers.up(finger, after: interval)
+        return fingers.trace
     }
 
     func latency(_ trace: EvemuTrace) throws -> LatencyReport {
@@ -64,7 +59,14 @@ struct PacedDisplayTests {
         let clock: VirtualClock
         let output: HeadlessDisplay
         let loop: KioskLoop
-        let finger = TouchID(1)
+        /// One finger, down from `startDragging`.
+        private var finger = 0
+        /// Fingers on the loop: each report goes to `process` after the display's events, then the loop ticks.
+        private(set) lazy var fingers = Fingers(clock: clock, firstFinger: 1, deliver: { [unowned self] frame in
+            self.loop.handleDisplayEvents(at: frame.time)
+            self.loop.process(frame)
+            self.loop.tick(at: frame.time)
+        })
 
         init() throws {
             let clock = VirtualClock(Instant(seconds: 100))
@@ -89,17 +91,17 @@ struct PacedDisplayTests {
             clock.now = t
         }
 
-        func touch(_ phase: TouchPhase, x: Double, at t: Instant) {
+        /// The finger moved to `x` at `t`, the loop woken for everything due before.
+        func move(x: Double, at t: Instant) {
             run(until: t)
-            loop.handleDisplayEvents(at: t)
-            loop.process(TouchFrame(time: t, touches: [Touch(id: finger, phase: phase, location: Point(x: x, y: 190))]))
-            loop.tick(at: t)
+            fingers.move([finger: Point(x: x, y: 190)], after: 0)
         }
 
         /// A finger down on the yellow square and past the pan's slop: every move after this redraws.
         func startDragging() {
-            touch(.began, x: 160, at: clock.now.adding(seconds: 0.001))
-            touch(.moved, x: 200, at: clock.now.adding(seconds: 0.005))
+            run(until: clock.now.adding(seconds: 0.001))
+            finger = fingers.down(Point(x: 160, y: 190))[0]
+            move(x: 200, at: clock.now.adding(seconds: 0.005))
             run(until: clock.now.adding(seconds: 0.1))
             loop.stats = LoopStats(budgets: loop.stats.budgets, start: clock.now)
         }
@@ -114,13 +116,13 @@ struct PacedDisplayTests {
         s.startDragging()
         let v0 = s.vblank(after: s.clock.now)
         let first = v0.adding(seconds: 0.003)
-        s.touch(.moved, x: 210, at: first)
+        s.move(x: 210, at: first)
         let v1 = s.vblank(after: s.clock.now)
         // Not drawn at once: a report later in this refresh must not wait on this frame's flip.
         #expect((s.output.flipCompletion != nil) == false)
         #expect(s.loop.nextWake() == Instant(microseconds: v1.microseconds - KioskLoop.repaintWindowMicroseconds))
         // A second report before the repaint window joins the same frame.
-        s.touch(.moved, x: 220, at: v0.adding(seconds: 0.010))
+        s.move(x: 220, at: v0.adding(seconds: 0.010))
         let flipsBefore = s.output.flipCount
         s.run(until: v1)
         #expect(s.output.flipCount == flipsBefore + 1)
@@ -131,7 +133,7 @@ struct PacedDisplayTests {
 
         // A report inside the window with nothing in flight: drawn at once, in time for the vblank.
         let v2 = s.vblank(after: v1)
-        s.touch(.moved, x: 230, at: v2.adding(seconds: -0.0015))
+        s.move(x: 230, at: v2.adding(seconds: -0.0015))
         #expect((s.output.flipCompletion != nil))
         s.run(until: v2)
         #expect(s.output.lastFlipTime == v2)
@@ -148,10 +150,10 @@ struct PacedDisplayTests {
         s.startDragging()
         let v0 = s.vblank(after: s.clock.now)
         let v1 = s.vblank(after: v0)
-        s.touch(.moved, x: 210, at: v0.adding(seconds: 0.001))
+        s.move(x: 210, at: v0.adding(seconds: 0.001))
         // That frame is drawn at the repaint window; its flip is in flight when this one comes.
         let late = Instant(microseconds: v1.microseconds - 1_000)
-        s.touch(.moved, x: 220, at: late)
+        s.move(x: 220, at: late)
         #expect((s.output.flipCompletion != nil))
         let v2 = s.vblank(after: v1)
         s.run(until: v1)

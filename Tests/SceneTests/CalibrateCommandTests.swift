@@ -18,21 +18,15 @@ struct CalibrateCommandTests {
 
     /// A resistive ADS7846 (0..4095) tapped at `points` (screen pixels, through `distortion`), 0.15 s each.
     func taps(_ points: [Point], _ distortion: PanelDistortion, device: DeviceDescription = SyntheticTouchscreen.resistive) -> String {
-        var panel = SyntheticTouchscreen(device: device, screen: Self.screen)
+        let fingers = Fingers(panel: device, screen: Self.screen, clock: VirtualClock(Instant(seconds: 1)))
         for p in points {
             let r = distortion.raw(p)
-            panel.down(0, at: Point(x: r.x * 800, y: r.y * 480))
-            panel.sync()
-            for _ in 0..<3 {
-                panel.wait(0.05)
-                panel.move(0, to: Point(x: r.x * 800, y: r.y * 480))
-                panel.sync()
-            }
-            panel.up(0)
-            panel.sync()
-            panel.wait(0.5)
+            let finger = fingers.down(Point(x: r.x * 800, y: r.y * 480))
+            for _ in 0..<3 { fingers.move([finger[0]: Point(x: r.x * 800, y: r.y * 480)], after: 0.05) }
+            fingers.up(finger, after: 0)
+            fingers.wait(0.5)
         }
-        return panel.trace.text
+        return fingers.traceText
     }
 
     func folderWithConfig() throws -> URL {
@@ -109,18 +103,12 @@ struct CalibrateCommandTests {
     @Test func twoTouchesAtOnceRejectTheSession() throws {
         let dir = try folderWithConfig()
         let config = dir.appendingPathComponent("kiosk.toml").path
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406, screen: Self.screen)
-        panel.down(0, at: Self.targets[0])
-        panel.sync()
-        panel.wait(0.05)
-        panel.down(1, at: Point(x: 400, y: 300))  // a palm on the glass
-        panel.sync()
-        panel.wait(0.05)
-        panel.up(0)
-        panel.up(1)
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, screen: Self.screen, clock: VirtualClock(Instant(seconds: 1)))
+        panel.down(Self.targets[0])
+        panel.down(Point(x: 400, y: 300), after: 0.05)  // a palm on the glass
+        panel.up(after: 0.05)
         let trace = dir.appendingPathComponent("session.evemu")
-        try panel.trace.text.write(to: trace, atomically: true, encoding: .utf8)
+        try panel.traceText.write(to: trace, atomically: true, encoding: .utf8)
         let r = try KioskExecutable.run(["calibrate", "--config", config, "--trace", trace.path])
         #expect(r.status == 1)
         #expect(r.stderr.contains("kiosk calibrate: rejected: two touches at once on target 1 (top left)"), "\(r.stderr)")

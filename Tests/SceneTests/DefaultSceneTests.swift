@@ -20,7 +20,7 @@ struct DefaultSceneTests {
     // MARK: Squares
 
     @Test func aDragMovesTheSquareAndKeepsItUnderTheFinger() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.drag(from: Point(x: 150, y: 200), to: Point(x: 250, y: 300), over: 0.5)
         let r = try k.replay()
         expectClose(r.center("yellow"), Point(x: 260, y: 290))
@@ -31,9 +31,9 @@ struct DefaultSceneTests {
     }
 
     @Test func twoFingersDragTwoSquaresAtOnce() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         let f = k.down(yellow, magenta)
-        k.move([(f[0], yellow, yellow + Point(x: 0, y: 80)), (f[1], magenta, magenta + Point(x: -30, y: 80))], over: 0.5)
+        k.move([f[0]: yellow + Point(x: 0, y: 80), f[1]: magenta + Point(x: -30, y: 80)], over: 0.5)
         k.up(f)
         let r = try k.replay()
         expectClose(r.center("yellow"), yellow + Point(x: 0, y: 80))
@@ -44,7 +44,7 @@ struct DefaultSceneTests {
     }
 
     @Test func aPinchScalesTheSquareAboutTheFingers() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.pinch(center: cyan, from: 60, to: 120, over: 0.5)
         let r = try k.replay()
         #expect(abs(r.number("cyan", "scale") - 2) < 0.02)
@@ -53,7 +53,7 @@ struct DefaultSceneTests {
     }
 
     @Test func aRotationTurnsTheSquareClockwisePositive() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.rotate(center: magenta, radius: 40, by: Double.pi / 4, over: 0.5)
         let r = try k.replay()
         #expect(abs(r.number("magenta", "rotation") - Double.pi / 4) < 0.01)
@@ -62,12 +62,12 @@ struct DefaultSceneTests {
     }
 
     @Test func panPinchAndRotationRunTogetherOnOneSquare() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         let a0 = cyan - Point(x: 30, y: 0), b0 = cyan + Point(x: 30, y: 0)
         let shift = Point(x: 40, y: 60)
         let arm = Point(x: 50, y: 0).rotated(by: 0.5)
         let f = k.down(a0, b0)
-        k.move([(f[0], a0, cyan + shift - arm), (f[1], b0, cyan + shift + arm)], over: 0.6)
+        k.move([f[0]: cyan + shift - arm, f[1]: cyan + shift + arm], over: 0.6)
         k.up(f)
         let r = try k.replay()
         for g in ["pan", "pinch", "rotation"] { #expect(r.states(g, on: "cyan").first == "began", "\(g)@cyan began") }
@@ -78,9 +78,9 @@ struct DefaultSceneTests {
     }
 
     @Test func twoFingersOnTwoSquaresAreNoPinch() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         let f = k.down(yellow, cyan)
-        k.move([(f[0], yellow, yellow - Point(x: 40, y: 0)), (f[1], cyan, cyan + Point(x: 40, y: 0))], over: 0.5)
+        k.move([f[0]: yellow - Point(x: 40, y: 0), f[1]: cyan + Point(x: 40, y: 0)], over: 0.5)
         k.up(f)
         let r = try k.replay()
         #expect(r.states("pinch", on: "yellow").isEmpty && r.states("pinch", on: "cyan").isEmpty)
@@ -90,10 +90,10 @@ struct DefaultSceneTests {
     }
 
     @Test func aLongPressLiftsTheSquareTheFingerCarriesItAndReleaseDropsIt() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         let f = k.down(magenta)
         k.wait(0.6)
-        k.move([(f[0], magenta, magenta + Point(x: -40, y: 110))], over: 0.5)
+        k.move([f[0]: magenta + Point(x: -40, y: 110)], over: 0.5)
         k.up(f)
         let r = try k.replay()
         #expect(r.time("long_press", on: "magenta", "began") == 0.5, "at the minimum press duration exactly")
@@ -106,7 +106,7 @@ struct DefaultSceneTests {
     }
 
     @Test func theDropAnimatesBackOverAThirdOfASecond() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         let f = k.down(yellow)
         k.wait(0.7)
         k.up(f)
@@ -138,10 +138,10 @@ struct DefaultSceneTests {
     }
 
     @Test func aTapBringsTheSquareToTheFrontWhenTheDoubleTapWindowCloses() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.tap(at: yellow)
         let r = try k.replay()
-        let lift = TouchScript.frame
+        let lift = Fingers.frame
         let t = try #require(r.time("tap", on: "yellow", "recognized"))
         #expect(abs(t - (lift + 0.3)) < 1e-6, "a single tap waiting on a double tap fires when its window expires, at that time")
         #expect(r.number("yellow", "z") > r.number("cyan", "z") && r.number("yellow", "z") > r.number("magenta", "z"))
@@ -149,7 +149,7 @@ struct DefaultSceneTests {
     }
 
     @Test func aDoubleTapResetsScaleAndRotationAndTheSingleTapFails() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.pinch(center: cyan, from: 60, to: 100, over: 0.4)
         k.wait(0.5)
         k.rotate(center: cyan, radius: 40, by: 0.6, over: 0.4)
@@ -168,7 +168,7 @@ struct DefaultSceneTests {
 
     @Test func swipesLeftAndRightCycleTheTheme() throws {
         for (flicks, theme) in [([1.0], "dusk"), ([1.0, -1.0], "day"), ([-1.0], "forest"), ([1.0, 1.0, 1.0], "day")] {
-            let k = TouchScript()
+            let k = Fingers(panel: SyntheticTouchscreen.ft5406)
             for direction in flicks {
                 k.drag(from: open, to: open + Point(x: direction * k.mm(20), y: 0), over: 0.1)
                 k.wait(0.5)
@@ -182,7 +182,7 @@ struct DefaultSceneTests {
     }
 
     @Test func aSlowDragOnTheCanvasMovesAllThreeSquaresTogether() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.drag(from: open, to: open + Point(x: 60, y: 30), over: 1.0)
         let r = try k.replay()
         #expect(r.states("swipe", on: "canvas").isEmpty)
@@ -197,7 +197,7 @@ struct DefaultSceneTests {
     // MARK: Controls
 
     @Test func theButtonFiresOnEveryTap() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.tap(at: Point(x: 130, y: 424))
         k.wait(0.1)
         k.tap(at: Point(x: 130, y: 424))
@@ -208,7 +208,7 @@ struct DefaultSceneTests {
     }
 
     @Test func aTouchThatLeavesTheButtonBeyondItsMarginAndLiftsThereDoesNotFire() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.drag(from: Point(x: 130, y: 424), to: Point(x: 130, y: 424 - k.mm(15)), over: 0.4)
         let r = try k.replay()
         #expect(r.number("button", "taps") == 0)
@@ -217,7 +217,7 @@ struct DefaultSceneTests {
     }
 
     @Test func theButtonsOwnLongPressResetsTheSceneAndTheButtonDoesNotFire() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.drag(from: yellow, to: yellow + Point(x: 50, y: 50), over: 0.4)
         k.wait(0.5)
         let f = k.down(Point(x: 130, y: 424))
@@ -231,7 +231,7 @@ struct DefaultSceneTests {
     }
 
     @Test func theSliderKnobStaysUnderTheFingerAndTheValueFollows() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         let grab = Point(x: 415, y: 424)
         k.drag(from: grab, to: grab + Point(x: 90, y: 2), over: 0.5)
         let r = try k.replay()
@@ -244,7 +244,7 @@ struct DefaultSceneTests {
     }
 
     @Test func aQuickFlickAlongTheSliderKnobIsTheSlidersNotTheCanvasSwipe() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.drag(from: Point(x: 410, y: 424), to: Point(x: 410 + k.mm(20), y: 424), over: 0.1)
         let r = try k.replay()
         #expect(r.text("canvas", "theme") == "day")
@@ -252,7 +252,7 @@ struct DefaultSceneTests {
     }
 
     @Test func aVerticalDragOnTheSliderPansTheCanvasAndCancelsTheSlider() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.drag(from: Point(x: 410, y: 424), to: Point(x: 412, y: 340), over: 0.6)
         let r = try k.replay()
         #expect(r.states("pan", on: "canvas").first == "began")
@@ -262,7 +262,7 @@ struct DefaultSceneTests {
     }
 
     @Test func aSliderCancelledAfterItMovedPutsItsValueBack() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         // From the knob, more up than along: the slider follows until the canvas's pan takes the touch.
         k.drag(from: Point(x: 410, y: 424), to: Point(x: 450, y: 330), over: 0.6)
         let r = try k.replay()
@@ -274,7 +274,7 @@ struct DefaultSceneTests {
     }
 
     @Test func aTapOnTheSwitchTogglesIt() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.tap(at: Point(x: 690, y: 424))
         let r = try k.replay()
         #expect(r.flag("switch", "on") == true)
@@ -284,7 +284,7 @@ struct DefaultSceneTests {
 
     @Test(arguments: [(740.0, true), (672.0, false)])
     func panningTheSwitchKnobPastTheMiddleTogglesIt(to x: Double, on: Bool) throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.drag(from: Point(x: 648, y: 424), to: Point(x: x, y: 424), over: 0.5)
         let r = try k.replay()
         #expect(r.flag("switch", "on") == on)
@@ -295,7 +295,7 @@ struct DefaultSceneTests {
     // MARK: Input devices
 
     @Test func aResistiveSingleTouchPanelDragsTheSameWay() throws {
-        let k = TouchScript(device: SyntheticTouchscreen.resistive)
+        let k = Fingers(panel: SyntheticTouchscreen.resistive)
         k.drag(from: Point(x: 150, y: 200), to: Point(x: 250, y: 300), over: 0.5)
         let r = try k.replay()
         expectClose(r.center("yellow"), Point(x: 260, y: 290), within: 2)
@@ -305,13 +305,13 @@ struct DefaultSceneTests {
 /// Hit testing follows a square's rotation and scale exactly, not its bounding box.
 @Suite("Hit testing")
 struct HitTestingTests {
-    func replayed(_ script: TouchScript) throws -> Replay {
+    func replayed(_ script: Fingers) throws -> Replay {
         let trace = try EvemuTrace.parse(script.traceText, file: "hit.evemu")
         return try Replay(trace: trace, scene: try KioskConfiguration.load(path: defaultConfigPath).scene)
     }
 
     @Test func aSquareTurnedAnEighthIsHitOnItsCornersAndMissedOnItsOldOnes() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.rotate(center: Point(x: 400, y: 190), radius: 40, by: Double.pi / 4, over: 0.5)
         let scene = try replayed(k).scene
         let cyan = try #require(scene.viewID(named: "cyan")), canvas = try #require(scene.viewID(named: "canvas"))
@@ -323,7 +323,7 @@ struct HitTestingTests {
     }
 
     @Test func aScaledSquareIsHitOutToItsNewEdge() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.pinch(center: Point(x: 640, y: 190), from: 60, to: 90, over: 0.4)
         let scene = try replayed(k).scene
         let magenta = try #require(scene.viewID(named: "magenta"))
@@ -333,7 +333,7 @@ struct HitTestingTests {
     }
 
     @Test func controlsStayAboveASquareDraggedOverThem() throws {
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.drag(from: Point(x: 160, y: 190), to: Point(x: 130, y: 400), over: 0.8)
         let scene = try replayed(k).scene
         #expect(scene.frame(of: try #require(scene.viewID(named: "yellow"))).contains(Point(x: 130, y: 424)))
@@ -356,7 +356,7 @@ struct ButtonTrackingMarginTests {
     @Test(arguments: [(5.0, 1), (15.0, 0)])
     func aTouchFiresTheButtonOnlyWhenItLiftsWithinTheMargin(offBy millimetres: Double, taps: Int) throws {
         let config = try configWithoutCanvasPan()
-        let k = TouchScript()
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         // Straight up past the button's top edge (396), slowly, so the canvas swipe fails too.
         let start = Point(x: 130, y: 410)
         k.drag(from: start, to: Point(x: 130, y: 396 - k.mm(millimetres)), over: 1.2)

@@ -11,8 +11,8 @@ struct DemoTraceTests {
     static let path = repositoryRoot.appendingPathComponent("traces/demo.evemu").path
 
     /// A minute of a visitor at the kiosk: every gesture of the default scene once.
-    static func script() -> TouchScript {
-        let k = TouchScript()
+    static func script() -> Fingers {
+        let k = Fingers(panel: SyntheticTouchscreen.ft5406)
         k.drag(from: Point(x: 160, y: 190), to: Point(x: 200, y: 260), over: 0.6)       // drag yellow
         k.wait(0.5)
         k.pinch(center: Point(x: 400, y: 190), from: 60, to: 100, over: 0.5)           // pinch cyan
@@ -21,7 +21,7 @@ struct DemoTraceTests {
         k.wait(0.5)
         let f = k.down(Point(x: 640, y: 190))                                          // lift magenta...
         k.wait(0.7)
-        k.move([(f[0], Point(x: 640, y: 190), Point(x: 600, y: 280))], over: 0.5)      // ...carry it
+        k.move([f[0]: Point(x: 600, y: 280)], over: 0.5)                               // ...carry it
         k.up(f)
         k.wait(0.6)
         k.tap(at: Point(x: 200, y: 260))                                               // yellow to the front

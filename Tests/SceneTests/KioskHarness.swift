@@ -11,7 +11,7 @@ let repositoryRoot = KioskExecutable.repositoryRoot
 let defaultConfigPath = KioskExecutable.defaultConfigPath
 
 /// Replays a touch script through `kiosk replay`'s own job with the default config, and reads back the outputs.
-extension TouchScript {
+extension Fingers {
     /// Replays the script through `kiosk replay`'s job and the default config.
     func replay(config: String = defaultConfigPath) throws -> ReplayResult {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-\(UUID().uuidString).evemu").path

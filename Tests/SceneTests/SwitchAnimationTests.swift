@@ -10,17 +10,20 @@ import Testing
 struct SwitchAnimationTests {
     let scene: KioskScene
     let toggle: ViewID
+    let fingers: Fingers
     var knob: ViewState { scene.views[toggle.rawValue] }
 
     init() throws {
-        scene = try KioskScene(try KioskConfiguration.load(path: defaultConfigPath).scene)
+        let scene = try KioskScene(try KioskConfiguration.load(path: defaultConfigPath).scene)
+        self.scene = scene
         toggle = try #require(scene.viewID(named: "switch"))
+        fingers = Fingers(clock: VirtualClock(Instant(seconds: 0)), deliver: { scene.handle($0) })
     }
 
+    /// A finger down at `p` at `t` seconds, lifted 0.05 s later.
     func tap(_ p: Point, at t: Double) {
-        let id = TouchID(Int(t * 1000))
-        scene.handle(TouchFrame(time: Instant(seconds: t), touches: [Touch(id: id, phase: .began, location: p)]))
-        scene.handle(TouchFrame(time: Instant(seconds: t + 0.05), touches: [Touch(id: id, phase: .ended, location: p)]))
+        fingers.clock.now = Instant(seconds: t)
+        fingers.up(fingers.down(p), after: 0.05)
     }
 
     @Test func aTapSlidesTheKnobEasedToTheOtherSide() throws {
@@ -41,17 +44,16 @@ struct SwitchAnimationTests {
     }
 
     @Test func aKnobDraggedPastHalfwaySlidesOnFromWhereItWasLeft() throws {
-        let id = TouchID(7)
         let startKnob = knob.knobCenter()
-        scene.handle(TouchFrame(time: Instant(seconds: 1), touches: [Touch(id: id, phase: .began, location: startKnob)]))
-        for k in 1...10 {
-            let p = Point(x: startKnob.x + Double(k) * 4, y: startKnob.y)
-            scene.handle(TouchFrame(time: Instant(seconds: 1 + Double(k) / 60), touches: [Touch(id: id, phase: .moved, location: p)]))
-        }
+        fingers.clock.now = Instant(seconds: 1)
+        let finger = fingers.down(startKnob)
+        // 40 points to the right, 4 a frame.
+        fingers.move([finger[0]: startKnob + Point(x: 40, y: 0)], over: 10 * Fingers.frame)
         let travel = try #require(knob.knobTravel)
         #expect(travel > 0.5 && travel < 1)
         let end = Instant(seconds: 1.3)
-        scene.handle(TouchFrame(time: end, touches: [Touch(id: id, phase: .ended, location: Point(x: startKnob.x + 40, y: startKnob.y))]))
+        fingers.clock.now = end
+        fingers.up(finger, after: 0)
         #expect(knob.isOn)
         #expect(abs(scene.knobCenter(of: toggle, at: end).x - knob.knobCenter(travel: travel).x) < 1e-9, "no jump back to the start")
         #expect(knob.toggleFrom == travel)
@@ -63,9 +65,8 @@ extension SwitchAnimationTests {
         tap(Point(x: 680, y: 424), at: 1)
         let mid = Instant(seconds: 1.05 + KioskScene.toggleAnimationSeconds / 2)
         let drawn = scene.knobCenter(of: toggle, at: mid)
-        let id = TouchID(99)
-        scene.handle(TouchFrame(time: mid.adding(seconds: -0.05), touches: [Touch(id: id, phase: .began, location: Point(x: 680, y: 424))]))
-        scene.handle(TouchFrame(time: mid, touches: [Touch(id: id, phase: .ended, location: Point(x: 680, y: 424))]))
+        fingers.clock.now = mid.adding(seconds: -0.05)
+        fingers.up(fingers.down(Point(x: 680, y: 424)), after: 0.05)
         #expect(!knob.isOn)
         #expect(abs(scene.knobCenter(of: toggle, at: mid).x - drawn.x) < 1e-9, "no jump to the far side before sliding back")
     }

@@ -2,7 +2,9 @@ import InputEvents
 import KioskCore
 
 /// Hand-written evdev reports, 10 ms apart: the kernel's side of a decoder or converter test, for
-/// the events a well-behaved driver never writes. (Fingers on a panel: `TouchScript`.)
+/// the events a well-behaved driver never writes (SYN_DROPPED, malformed or cut reports, protocol A
+/// contacts by hand). The lowest layer of the tests' touch vocabulary: fingers are `Fingers`
+/// (frames, or a `SyntheticTouchscreen`'s events); this writes what no finger can produce.
 ///
 /// Protocol B: `slot`, `trackingID`, `position`, `touch`. Protocol A: each `contact` is one finger's
 /// values closed by `SYN_MT_REPORT`. Single touch: `press`, `touchButton`. `report()` closes a report.

@@ -22,11 +22,8 @@ struct InputCountersTests {
     var report: InputEvent { .report(at: Instant(seconds: 1)) }
 
     @Test func aCleanTouchCountsNothing() throws {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 100, y: 100))
-        panel.sync()
-        panel.up(0)
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        panel.up(panel.down(Point(x: 100, y: 100)), after: 0)
         #expect(try counters(panel.events) == InputCounters())
     }
 
@@ -66,9 +63,8 @@ struct InputCountersTests {
     }
 
     @Test func touchesTakenAwayByAnUnplugAreCounted() throws {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.resistive)
-        panel.down(0, at: Point(x: 100, y: 100))
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.resistive, clock: VirtualClock(Instant(seconds: 1)))
+        panel.down(Point(x: 100, y: 100))
         panel.unplug()
         #expect(try counters(panel.events, device: panel.device).unplugCancelledTouches == 1)
     }

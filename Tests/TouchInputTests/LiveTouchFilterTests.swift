@@ -22,9 +22,8 @@ struct LiveTouchFilterTests {
     @Test func aHeldTouchBeginsAtTheDeadlineTheWatcherWakesFor() throws {
         let decoder = try TouchscreenDecoder(device: SyntheticTouchscreen.ft5406, screen: Size(width: 800, height: 480),
                                              filters: TouchFilters(minimumTouchDuration: 0.05))
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 100, y: 200))
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        panel.down(Point(x: 100, y: 200))
         #expect(lines(decoder, panel.events).isEmpty)
         #expect(decoder.nextDeadline == Instant(seconds: 1.05))
         var out: [String] = []
@@ -38,13 +37,10 @@ struct LiveTouchFilterTests {
     @Test func aDeviceGoneCancelsWhatBeganAndDropsWhatWasHeld() throws {
         let decoder = try TouchscreenDecoder(device: SyntheticTouchscreen.ft5406, screen: Size(width: 800, height: 480),
                                              filters: TouchFilters(minimumTouchDuration: 0.05))
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 100, y: 200))
-        panel.sync()
-        panel.wait(0.1)
-        panel.down(1, at: Point(x: 500, y: 200))  // still held when the device goes
-        panel.move(0, to: Point(x: 110, y: 200))
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        let first = panel.down(Point(x: 100, y: 200))[0]
+        // A second finger, still held when the device goes, down as the first moves.
+        panel.report(down: [Point(x: 500, y: 200)], [first: .move(Point(x: 110, y: 200))], after: 0.1)
         #expect(lines(decoder, panel.events) == ["1.050 1 began 100.0 200.0", "1.100 1 moved 110.0 200.0"])
         let gone = try #require(decoder.cancelAll(at: Instant(seconds: 1.11)))
         #expect(TouchFrameText.touches(gone) == "1 cancelled 110.0 200.0")

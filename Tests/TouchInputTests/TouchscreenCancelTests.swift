@@ -12,14 +12,10 @@ struct TouchscreenCancelTests {
 
     @Test(arguments: devices)
     func aFingerLiftedAndAnotherPressedInAnUnfinishedReportCancelsTheFirst(device: DeviceDescription) throws {
-        var panel = SyntheticTouchscreen(device: device)
-        panel.down(0, at: Point(x: 100, y: 200))
-        panel.sync()
+        let panel = Fingers(panel: device, clock: VirtualClock(Instant(seconds: 1)))
+        let first = panel.down(Point(x: 100, y: 200))[0]
         let reported = panel.events.count
-        panel.wait(0.016)
-        panel.up(0)
-        panel.down(1, at: Point(x: 600, y: 300))
-        panel.sync()
+        panel.report(down: [Point(x: 600, y: 300)], [first: .up], after: 0.016)
         // The device goes away before the second report's SYN_REPORT.
         let unfinished = panel.events.dropLast()
         #expect(unfinished.count > reported, "the unfinished report has events")

@@ -19,25 +19,16 @@ struct TouchscreenDecoderTests {
     }
 
     /// Two fingers down, one drags and lifts, then the other lifts.
-    func touch(_ panel: inout SyntheticTouchscreen) {
-        panel.down(0, at: Point(x: 100, y: 200))
-        panel.down(1, at: Point(x: 600, y: 300))
-        panel.sync()
-        panel.wait(0.016)
-        panel.move(0, to: Point(x: 120, y: 210))
-        panel.sync()
-        panel.wait(0.016)
-        panel.up(0)
-        panel.sync()
-        panel.wait(0.016)
-        panel.up(1)
-        panel.sync()
+    func touch(_ panel: Fingers) {
+        let f = panel.down(Point(x: 100, y: 200), Point(x: 600, y: 300))
+        panel.move([f[0]: Point(x: 120, y: 210)], after: 0.016)
+        panel.up([f[0]], after: 0.016)
+        panel.up([f[1]], after: 0.016)
     }
 
     @Test func aProtocolAPanelsRawEventsDecodeLikeAnFT5406s() throws {
-        var a = SyntheticTouchscreen(device: SyntheticTouchscreen.protocolA)
-        a.protocolARelease = .touchButtonOnly
-        touch(&a)
+        let a = Fingers(panel: SyntheticTouchscreen.protocolA, clock: VirtualClock(Instant(seconds: 1)), protocolARelease: .touchButtonOnly)
+        touch(a)
         let decoder = try TouchscreenDecoder(device: a.device, screen: Size(width: 800, height: 480))
         #expect(decoder.converter != nil)
         #expect(decoder.decoder.mode == .multitouch(slots: 10))
@@ -50,17 +41,16 @@ struct TouchscreenDecoderTests {
         #expect(frames(decoder, a.events) == expected)
         #expect(decoder.decoder.activeTouchCount == 0)
 
-        var b = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        touch(&b)
+        let b = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 1)))
+        touch(b)
         let straight = try TouchscreenDecoder(device: b.device, screen: Size(width: 800, height: 480))
         #expect(straight.converter == nil)
         #expect(frames(straight, b.events) == expected)
     }
 
     @Test func aDeviceThatGoesAwayMidTouchCancelsIt() throws {
-        var a = SyntheticTouchscreen(device: SyntheticTouchscreen.protocolA)
-        a.down(0, at: Point(x: 300, y: 100))
-        a.sync()
+        let a = Fingers(panel: SyntheticTouchscreen.protocolA, clock: VirtualClock(Instant(seconds: 1)))
+        a.down(Point(x: 300, y: 100))
         let decoder = try TouchscreenDecoder(device: a.device, screen: Size(width: 800, height: 480), firstTouchID: 7)
         #expect(frames(decoder, a.events) == [["7 began 300.0,100.0"]])
         let cancelled = decoder.cancelAll(at: Instant(seconds: 2))

@@ -23,15 +23,10 @@ struct TraceRecorderTests {
 
     /// A drag on the FT5406, starting at 5 s.
     var drag: EvemuTrace {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406, start: Instant(seconds: 5))
-        panel.down(0, at: Point(x: 100, y: 100))
-        panel.sync()
-        panel.wait(0.016)
-        panel.move(0, to: Point(x: 120, y: 110))
-        panel.sync()
-        panel.wait(0.016)
-        panel.up(0)
-        panel.sync()
+        let panel = Fingers(panel: SyntheticTouchscreen.ft5406, clock: VirtualClock(Instant(seconds: 5)))
+        let finger = panel.down(Point(x: 100, y: 100))
+        panel.move([finger[0]: Point(x: 120, y: 110)], after: 0.016)
+        panel.up(finger, after: 0.016)
         return panel.trace
     }
 
