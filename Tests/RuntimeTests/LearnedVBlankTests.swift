@@ -2,6 +2,7 @@ import Display
 import Foundation
 import KioskConfig
 import KioskCore
+import KioskTestSupport
 @testable import Runtime
 import Testing
 
@@ -22,7 +23,9 @@ struct LearnedVBlankTests {
         let clock: VirtualClock
         let output: HeadlessDisplay
         let loop: KioskLoop
-        let finger = TouchID(1)
+        /// One finger on the loop's clock, each report taken by the loop's input and later stages.
+        private(set) var fingers: Fingers!
+        private var finger = 0
         var x = 160.0
 
         init() throws {
@@ -33,6 +36,10 @@ struct LearnedVBlankTests {
             loop = try KioskLoop(replaying: KioskConfiguration.load(path: PacedDisplayTests.configPath), output: output,
                                  traceDecisions: false, recordsEvents: false, clock: clock)
             loop.tick(at: clock.now)
+            fingers = Fingers(clock: clock) { [loop] frame in
+                loop.process(frame)
+                loop.tick(at: frame.time)
+            }
             run(until: clock.now.adding(seconds: 0.1))
         }
 
@@ -51,12 +58,16 @@ struct LearnedVBlankTests {
             clock.now = t
         }
 
+        /// The finger put down (`.began`) or moved on a pixel at `t`, the loop run until then first.
         func touch(_ phase: TouchPhase, at t: Instant) {
             run(until: t)
             loop.handleDisplayEvents(at: t)
-            if phase == .moved { x += 1 }
-            loop.process(TouchFrame(time: t, touches: [Touch(id: finger, phase: phase, location: Point(x: x, y: 190))]))
-            loop.tick(at: t)
+            if phase == .began {
+                finger = fingers.down(Point(x: x, y: 190))[0]
+            } else {
+                x += 1
+                fingers.move([finger: Point(x: x, y: 190)], after: 0)
+            }
         }
 
         /// A finger down on the yellow square and past the pan's slop: every move after this redraws.
