@@ -19,8 +19,16 @@ public final class SceneRenderer {
     var shadowImages: [ShadowImage?] = []
     /// False: a square being pinched or turned is drawn afresh every frame (the exact reference).
     let cachesTransforms: Bool
+    /// Whether a turning square's body may be written straight into the frame's pixels: not while
+    /// a cairo clip is set (drawing through a clip that does not hold the views whole).
+    var drawsBodiesByHand = true
+    /// The soft shadow's alpha by distance from the edge, worked out again with each shadow drawn.
+    let shadowProfile = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
 
-    deinit { forgetSquareImages() }
+    deinit {
+        forgetSquareImages()
+        shadowProfile.deallocate()
+    }
 
     /// Drops the squares' drawn images; the next frame draws every square afresh.
     public func forgetSquareImages() {
@@ -120,6 +128,7 @@ public final class SceneRenderer {
             for r in pixelClip { cairo_rectangle(cr, r.minX, r.minY, r.width, r.height) }
             cairo_clip(cr)
         }
+        drawsBodiesByHand = !needsClip
         paint(cr, scene, at: now, clipped: clipped)
         cairo_restore(cr)
         for r in pixelClip { target.finish(x0: Int(r.minX), y0: Int(r.minY), x1: Int(r.maxX), y1: Int(r.maxY)) }

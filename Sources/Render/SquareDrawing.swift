@@ -50,12 +50,12 @@ extension SceneRenderer {
             if let old = shadowImages[index], old.raised == square.raised, old.fits(ahead(square, from: old.side)) {
                 // A pinch goes on the way it went: drawn a little ahead of the side, the shadow
                 // serves nearly twice the change before it is drawn again.
-                shadowImages[index]!.redraw(ahead(square, from: old.side))
+                shadowImages[index]!.redraw(ahead(square, from: old.side), profile: shadowProfile)
             } else if let old = shadowImages[index], old.fits(square) {
-                shadowImages[index]!.redraw(square)
+                shadowImages[index]!.redraw(square, profile: shadowProfile)
             } else {
                 if let old = shadowImages[index] { cairo_surface_destroy(old.surface) }
-                shadowImages[index] = ShadowImage(square)
+                shadowImages[index] = ShadowImage(square, profile: shadowProfile)
             }
         }
         let shadow = shadowImages[index]!
@@ -77,10 +77,24 @@ extension SceneRenderer {
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
         cairo_paint(cr)
         cairo_restore(cr)
-        cairo_save(cr)
-        cairo_translate(cr, x, y - SquareImage.drop(square))
-        SquareImage.drawBody(cr, square)
-        cairo_restore(cr)
+        if drawsBodiesByHand, let frame = cairo_get_target(cr), let data = cairo_image_surface_get_data(frame),
+           cairo_image_surface_get_format(frame) == CAIRO_FORMAT_RGB24 || cairo_image_surface_get_format(frame) == CAIRO_FORMAT_ARGB32 {
+            // Written straight into the frame's pixels: no cairo fill, nothing allocated.
+            cairo_surface_flush(frame)
+            let c = square.color
+            let body = RoundedSquare(cx: x, cy: y - SquareImage.drop(square), side: square.side,
+                                     radius: SquareImage.radius(square), rotation: square.rotation)
+            body.drawBody(rgb: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue),
+                          outline: square.raised > 0 ? Pixel8.alpha(0.9 * square.raised) : 0,
+                          into: data, stride: Int(cairo_image_surface_get_stride(frame)),
+                          width: Int(cairo_image_surface_get_width(frame)), height: Int(cairo_image_surface_get_height(frame)))
+            cairo_surface_mark_dirty(frame)
+        } else {
+            cairo_save(cr)
+            cairo_translate(cr, x, y - SquareImage.drop(square))
+            SquareImage.drawBody(cr, square)
+            cairo_restore(cr)
+        }
     }
 }
 
@@ -124,25 +138,33 @@ struct SquareImage {
     /// The square's shadow, `drop` below the origin: many faint layers, each a little larger, a
     /// soft edge without a blur.
     static func drawShadow(_ cr: OpaquePointer, _ look: SquareLook, drop: Double) {
-        let side = look.side, raised = look.raised
-        let radius = min(12, side * 0.1)
-        for k in 0..<10 {
-            let spread = 1 + Double(k) * (0.6 + 0.7 * raised)
+        let side = look.side
+        let radius = radius(look)
+        for k in 0..<shadowLayers {
+            let spread = 1 + Double(k) * shadowStep(look)
             cairo_save(cr)
             cairo_translate(cr, 0, drop)
             cairo_rotate(cr, look.rotation)
             SceneRenderer.roundedRect(cr, -side / 2 - spread, -side / 2 - spread, side + 2 * spread, side + 2 * spread, radius + spread)
-            cairo_set_source_rgba(cr, 0, 0, 0, 0.022 + 0.01 * raised)
+            cairo_set_source_rgba(cr, 0, 0, 0, shadowAlpha(look))
             cairo_fill(cr)
             cairo_restore(cr)
         }
     }
 
+    static let shadowLayers = 10
+    /// How much each shadow layer grows beyond the one before; the first grows 1 pixel.
+    static func shadowStep(_ look: SquareLook) -> Double { 0.6 + 0.7 * look.raised }
+    /// Each shadow layer's alpha.
+    static func shadowAlpha(_ look: SquareLook) -> Double { 0.022 + 0.01 * look.raised }
+    /// The corners' radius.
+    static func radius(_ look: SquareLook) -> Double { min(12, look.side * 0.1) }
+
     /// The square's body and, when lifted, its outline, turned and centred on the origin.
     static func drawBody(_ cr: OpaquePointer, _ look: SquareLook) {
         let side = look.side, raised = look.raised
         cairo_rotate(cr, look.rotation)
-        SceneRenderer.roundedRect(cr, -side / 2, -side / 2, side, side, min(12, side * 0.1))
+        SceneRenderer.roundedRect(cr, -side / 2, -side / 2, side, side, radius(look))
         SceneRenderer.setColor(cr, look.color)
         cairo_fill_preserve(cr)
         if raised > 0 {
@@ -177,14 +199,14 @@ struct ShadowImage {
     /// From the shadow's center to the edge of its ink, upright, at the side it was drawn for.
     var reach: Double { side / 2 + Self.spread(SquareLook(side: side, rotation: 0, raised: raised, color: .init(red: 0, green: 0, blue: 0), transforming: true)) + 1 }
 
-    init(_ look: SquareLook) {
+    init(_ look: SquareLook, profile: UnsafeMutableBufferPointer<UInt8>) {
         // A quarter larger than needed: a pinch that grows the square keeps the same memory.
         size = Self.needed(look) + Self.needed(look) / 4
         half = Double(size) / 2
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size), Int32(size))!
         side = look.side
         raised = look.raised
-        draw()
+        draw(profile: profile)
     }
 
     /// Whether this image shows `look`'s shadow closely enough: the same lift, a side within `shadowRescale`.
@@ -194,20 +216,22 @@ struct ShadowImage {
 
     func fits(_ look: SquareLook) -> Bool { Self.needed(look) <= size }
 
-    mutating func redraw(_ look: SquareLook) {
+    mutating func redraw(_ look: SquareLook, profile: UnsafeMutableBufferPointer<UInt8>) {
         side = look.side
         raised = look.raised
-        draw()
+        draw(profile: profile)
     }
 
-    private func draw() {
-        let cr = cairo_create(surface)!
-        defer { cairo_destroy(cr) }
-        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-        cairo_translate(cr, half, half)
-        SquareImage.drawShadow(cr, SquareLook(side: side, rotation: 0, raised: raised, color: Color(red: 0, green: 0, blue: 0), transforming: true), drop: 0)
+    /// Rasterised by hand (`RoundedSquare.drawShadow`) into the surface's own memory: ten cairo
+    /// fills would allocate some fifty times and cost several times more.
+    private func draw(profile: UnsafeMutableBufferPointer<UInt8>) {
+        let look = SquareLook(side: side, rotation: 0, raised: raised, color: Color(red: 0, green: 0, blue: 0), transforming: true)
+        let count = RoundedSquare.shadowProfile(spreads: 1, step: SquareImage.shadowStep(look), layers: SquareImage.shadowLayers,
+                                                alpha: Pixel8.alpha(SquareImage.shadowAlpha(look)), into: profile)
+        guard let data = cairo_image_surface_get_data(surface) else { return }
         cairo_surface_flush(surface)
+        RoundedSquare(cx: half, cy: half, side: side, radius: SquareImage.radius(look), rotation: 0)
+            .drawShadow(profile: profile, count: count, into: data, stride: Int(cairo_image_surface_get_stride(surface)), size: size)
+        cairo_surface_mark_dirty(surface)
     }
 }

@@ -1,0 +1,93 @@
+import CCairo
+import KioskCore
+@testable import Render
+import Testing
+
+/// The hand rasteriser against cairo drawing the same shapes: a turned body with and without its
+/// outline, and the upright ten-layer shadow.
+@Suite struct SquareRasterTests {
+    /// Per channel, the most a body pixel may differ from cairo's fill and stroke: cairo samples
+    /// 15 sub-scanlines a pixel and flattens arcs to 0.1 pixel, the rasteriser takes the exact
+    /// area (the corners' arcs approximately), so an edge pixel may be a few levels apart (16 is
+    /// 0.085 of the body's contrast with the background here; the interior is exact).
+    static let bodyTolerance = 16
+    /// The most a shadow pixel's alpha may differ from cairo's ten fills.
+    static let shadowTolerance = 3
+
+    static let background: UInt32 = 0xffee_f0f3
+
+    private func cleared(_ buffer: PixelBuffer) {
+        for y in 0..<buffer.height {
+            let row = (buffer.bytes + y * buffer.stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<buffer.width { row[x] = Self.background }
+        }
+    }
+
+    @Test(arguments: [
+        (144.0, 0.0, 1.0), (144.0, 0.3, 1.0), (187.2, 0.8, 1.0), (100.8, -1.3, 0.5),
+        (120.0, 0.0, 0.0), (120.0, 0.45, 0.0), (30.0, 2.0, 1.0), (168.0, Double.pi / 4, 1.0),
+    ])
+    func aBodyMatchesCairosFillAndStroke(side: Double, rotation: Double, raised: Double) throws {
+        let cairo = try PixelBuffer(width: 300, height: 300), hand = try PixelBuffer(width: 300, height: 300)
+        cleared(cairo)
+        cleared(hand)
+        let look = SquareLook(side: side, rotation: rotation, raised: raised, color: Color(red: 0xd6, green: 0x33, blue: 0x84), transforming: true)
+        // Off the pixel grid, as a pinched square's center is.
+        let cx = 150.3, cy = 149.6
+        cairo.withSurface { surface in
+            let cr = cairo_create(surface)!
+            cairo_translate(cr, cx, cy)
+            SquareImage.drawBody(cr, look)
+            cairo_destroy(cr)
+        }
+        RoundedSquare(cx: cx, cy: cy, side: side, radius: SquareImage.radius(look), rotation: rotation)
+            .drawBody(rgb: 0xd6_3384, outline: raised > 0 ? Pixel8.alpha(0.9 * raised) : 0,
+                      into: hand.bytes, stride: hand.stride, width: hand.width, height: hand.height)
+        let (most, _) = difference(cairo, hand)
+        #expect(most <= Self.bodyTolerance, "a body pixel is \(most) levels from cairo's")
+        let middle = (cairo.bytes + 150 * cairo.stride).load(fromByteOffset: 4 * 150, as: UInt32.self)
+        #expect(middle & 0xff_ffff == 0xd6_3384, "cairo drew the body")
+        // Every pixel's top byte as cairo leaves it, so whole frames can be compared byte for byte.
+        var tops = Set<UInt32>()
+        for y in 0..<300 {
+            for x in 0..<300 { tops.insert((hand.bytes + y * hand.stride).load(fromByteOffset: 4 * x, as: UInt32.self) >> 24) }
+        }
+        #expect(tops == [0xff])
+    }
+
+    @Test(arguments: [(144.0, 1.0), (120.0, 0.0), (187.2, 1.0), (60.0, 0.4)])
+    func aShadowMatchesCairosTenFills(side: Double, raised: Double) throws {
+        let look = SquareLook(side: side, rotation: 0, raised: raised, color: Color(red: 0, green: 0, blue: 0), transforming: true)
+        let size = ShadowImage.needed(look) + 6
+        let half = Double(size) / 2
+        let cairo = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size), Int32(size))!
+        defer { cairo_surface_destroy(cairo) }
+        let cr = cairo_create(cairo)!
+        cairo_translate(cr, half, half)
+        SquareImage.drawShadow(cr, look, drop: 0)
+        cairo_destroy(cr)
+        cairo_surface_flush(cairo)
+        let stride = Int(cairo_image_surface_get_stride(cairo))
+        let hand = UnsafeMutableRawPointer.allocate(byteCount: stride * size, alignment: 16)
+        defer { hand.deallocate() }
+        let profile = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
+        defer { profile.deallocate() }
+        let count = RoundedSquare.shadowProfile(spreads: 1, step: SquareImage.shadowStep(look), layers: SquareImage.shadowLayers,
+                                                alpha: Pixel8.alpha(SquareImage.shadowAlpha(look)), into: profile)
+        RoundedSquare(cx: half, cy: half, side: side, radius: SquareImage.radius(look), rotation: 0)
+            .drawShadow(profile: profile, count: count, into: hand, stride: stride, size: size)
+        let drawn = cairo_image_surface_get_data(cairo)!
+        var most = 0, inked = 0
+        for y in 0..<size {
+            for x in 0..<size {
+                let a = Int(drawn.advanced(by: y * stride).withMemoryRebound(to: UInt32.self, capacity: size) { $0[x] })
+                let b = Int(hand.load(fromByteOffset: y * stride + 4 * x, as: UInt32.self))
+                #expect(b & 0xff_ffff == 0, "premultiplied black")
+                most = max(most, abs((a >> 24) - (b >> 24)))
+                if a >> 24 > 0 { inked += 1 }
+            }
+        }
+        #expect(inked > Int(side * side), "cairo drew the shadow")
+        #expect(most <= Self.shadowTolerance, "a shadow pixel's alpha is \(most) from cairo's")
+    }
+}
