@@ -128,6 +128,25 @@ enum Pixel8 {
         return 0xff00_0000 | r << 16 | g << 8 | b
     }
 
+    /// The premultiplied ARGB `src` over `dst` (every byte, the top one as alpha), as pixman's
+    /// OVER: `s + d (255 - sa) / 255` a channel.
+    @inline(__always)
+    static func over(premultiplied src: UInt32, _ dst: UInt32) -> UInt32 {
+        let n = 255 - (src >> 24)
+        let a = min(255, (src >> 24) + mul(dst >> 24, n))
+        let r = min(255, (src >> 16 & 0xff) + mul(dst >> 16 & 0xff, n))
+        let g = min(255, (src >> 8 & 0xff) + mul(dst >> 8 & 0xff, n))
+        let b = min(255, (src & 0xff) + mul(dst & 0xff, n))
+        return a << 24 | r << 16 | g << 8 | b
+    }
+
+    /// Black at alpha `alpha` over `dst`: each channel `d (255 - alpha) / 255`.
+    @inline(__always)
+    static func darken(_ dst: UInt32, _ alpha: UInt32) -> UInt32 {
+        let n = 255 - alpha
+        return 0xff00_0000 | mul(dst >> 16 & 0xff, n) << 16 | mul(dst >> 8 & 0xff, n) << 8 | mul(dst & 0xff, n)
+    }
+
     /// Premultiplied grey `value` at alpha `alpha` (value <= alpha) over `dst`.
     @inline(__always)
     static func overGrey(_ value: UInt32, _ alpha: UInt32, _ dst: UInt32) -> UInt32 {
@@ -201,34 +220,39 @@ extension RoundedSquare {
     static let profileStart = 0.0
     static let profileSteps = 32.0
 
-    /// Draws the upright soft shadow (premultiplied black, 32-bit ARGB) into every pixel of a
-    /// `size` x `size` image at `data`: its alpha at each pixel is `profile` at the pixel's
-    /// distance from this square's edge (0 beyond the profile's end, its first entry inside).
-    func drawShadow(profile: UnsafeMutableBufferPointer<UInt8>, count: Int, into data: UnsafeMutableRawPointer, stride: Int, size: Int) {
-        let outer = Self.profileStart + Double(count - 1) / Self.profileSteps
-        let inside = UInt32(profile[0]) << 24
-        for y in 0..<size {
+    /// Lays the soft shadow (black, its alpha `profile` at each pixel's distance from this
+    /// square's edge: its first entry inside, 0 beyond its end) over 32-bit pixels at `data`,
+    /// leaving out the pixels `body` will cover whole (those its `drawBody` fills solid).
+    func drawShadow(profile: UnsafeMutableBufferPointer<UInt8>, count: Int, under body: RoundedSquare, outline: Bool,
+                    into data: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int) {
+        let outer = Self.profileStart + Double(count - 1) / Self.profileSteps + 0.01
+        let extent = (half + outer) * (abs(cos) + abs(sin))
+        let y0 = max(0, Int((cy - extent).rounded(.down))), y1 = min(height, Int((cy + extent).rounded(.up)) + 1)
+        guard y0 < y1, count > 0 else { return }
+        let inside = UInt32(profile[0])
+        let bodyReach = (outline ? 2.0 : 0) + 0.75
+        for y in y0..<y1 {
             let row = (data + y * stride).assumingMemoryBound(to: UInt32.self)
-            let (o0, o1) = columns(row: y, margin: outer + 0.01, inside: false, width: size)
-            guard o0 < o1 else {
-                for x in 0..<size { row[x] = 0 }
-                continue
-            }
-            var (i0, i1) = columns(row: y, margin: Self.profileStart, inside: true, width: size)
-            if i0 >= i1 { (i0, i1) = (o1, o1) }
+            let (o0, o1) = columns(row: y, margin: outer, inside: false, width: width)
+            guard o0 < o1 else { continue }
+            // The shadow's own inside (one alpha) and the body's (not drawn at all).
+            var (s0, s1) = columns(row: y, margin: Self.profileStart, inside: true, width: width)
+            if s0 >= s1 { (s0, s1) = (o1, o1) }
+            var (b0, b1) = body.columns(row: y, margin: -bodyReach, inside: true, width: width)
+            if b0 >= b1 { (b0, b1) = (o1, o1) }
             let Y = Double(y) + 0.5 - cy
-            for x in 0..<o0 { row[x] = 0 }
-            for x in o0..<i0 { row[x] = shade(x, Y, profile, count) }
-            for x in i0..<i1 { row[x] = inside }
-            for x in i1..<o1 { row[x] = shade(x, Y, profile, count) }
-            for x in o1..<size { row[x] = 0 }
+            var x = o0
+            while x < o1 {
+                if x >= b0 && x < b1 { x = b1; continue }
+                if x >= s0 && x < s1 {
+                    if inside > 0 { row[x] = Pixel8.darken(row[x], inside) }
+                } else {
+                    let d = distance(Double(x) + 0.5 - cx, Y).d
+                    let i = Int(max(0, (d - Self.profileStart) * Self.profileSteps + 0.5))
+                    if i < count, profile[i] > 0 { row[x] = Pixel8.darken(row[x], UInt32(profile[i])) }
+                }
+                x += 1
+            }
         }
-    }
-
-    @inline(__always)
-    private func shade(_ x: Int, _ Y: Double, _ profile: UnsafeMutableBufferPointer<UInt8>, _ count: Int) -> UInt32 {
-        let d = distance(Double(x) + 0.5 - cx, Y).d
-        let i = Int(max(0, (d - Self.profileStart) * Self.profileSteps + 0.5))
-        return i < count ? UInt32(profile[i]) << 24 : 0
     }
 }
