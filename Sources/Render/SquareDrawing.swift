@@ -27,7 +27,7 @@ extension SceneRenderer {
         let x = Int((look.center.x - image.half).rounded()), y = Int((look.center.y - image.half).rounded())
         if let pixels = framePixels {
             // pixman's own arithmetic, byte for byte; cairo_paint allocates twice for each composite.
-            pixels.composite(image.surface, x: x, y: y)
+            pixels.composite(image, x: x, y: y)
         } else {
             cairo_set_source_surface(cr, image.surface, Double(x), Double(y))
             cairo_paint(cr)
@@ -86,27 +86,31 @@ struct FramePixels {
     /// After writing: cairo forgets anything it kept of the old pixels.
     func end() { cairo_surface_mark_dirty(surface) }
 
-    /// Lays the premultiplied ARGB32 image `source` over the frame with its corner at `x`, `y`,
-    /// as pixman's OVER does (each channel `s + d (255 - sa) / 255`, rounded as pixman rounds).
-    func composite(_ source: OpaquePointer, x: Int, y: Int) {
-        guard let from = cairo_image_surface_get_data(source) else { return }
-        cairo_surface_flush(source)
-        let w = Int(cairo_image_surface_get_width(source)), h = Int(cairo_image_surface_get_height(source))
-        let fromStride = Int(cairo_image_surface_get_stride(source))
+    /// Lays the square's image over the frame with its corner at `x`, `y`, as pixman's OVER
+    /// does (each channel `s + d (255 - sa) / 255`, rounded as pixman rounds): its opaque run
+    /// in each row copied, its edges blended.
+    func composite(_ image: SquareImage, x: Int, y: Int) {
+        guard let from = cairo_image_surface_get_data(image.surface) else { return }
+        let w = Int(cairo_image_surface_get_width(image.surface)), h = Int(cairo_image_surface_get_height(image.surface))
+        let fromStride = Int(cairo_image_surface_get_stride(image.surface))
         let x0 = max(0, x), x1 = min(width, x + w), y0 = max(0, y), y1 = min(height, y + h)
-        guard x0 < x1, y0 < y1 else { return }
+        guard x0 < x1, y0 < y1, image.spans.count == 4 * h else { return }
         begin()
-        for row in y0..<y1 {
-            let s = UnsafeMutableRawPointer(from + (row - y) * fromStride).assumingMemoryBound(to: UInt32.self)
-            let d = (data + row * stride).assumingMemoryBound(to: UInt32.self)
-            for col in x0..<x1 {
-                let p = s[col - x]
-                let a = p >> 24
-                if a == 0xff {
-                    d[col] = p
-                } else if p != 0 {
-                    d[col] = Pixel8.over(premultiplied: p, d[col])
-                }
+        image.spans.withUnsafeBufferPointer { spans in
+            for row in y0..<y1 {
+                let s = UnsafeMutableRawPointer(from + (row - y) * fromStride).assumingMemoryBound(to: UInt32.self)
+                let d = (data + row * stride).assumingMemoryBound(to: UInt32.self) + x
+                let k = 4 * (row - y)
+                // In the image's columns, cut to the frame's.
+                let lo = x0 - x, hi = x1 - x
+                let first = max(lo, Int(spans[k])), o0 = min(hi, max(lo, Int(spans[k + 1])))
+                let o1 = min(hi, max(lo, Int(spans[k + 2]))), last = min(hi, Int(spans[k + 3]))
+                guard first < last else { continue }
+                var i = first
+                while i < min(o0, last) { d[i] = Pixel8.over(premultiplied: s[i], d[i]); i += 1 }
+                if o0 < o1 { UnsafeMutableRawPointer(d + o0).copyMemory(from: s + o0, byteCount: 4 * (o1 - o0)) }
+                i = max(i, o1)
+                while i < last { d[i] = Pixel8.over(premultiplied: s[i], d[i]); i += 1 }
             }
         }
         end()
@@ -119,6 +123,8 @@ struct SquareImage {
     let surface: OpaquePointer
     /// From the image's corner to the square's center.
     let half: Double
+    /// Per row, from `RowSpans`: where its ink begins, its opaque run begins and ends, its ink ends.
+    let spans: [Int32]
 
     /// The image's side in pixels; Int.max when it would not fit one (the square is then not cached).
     static func size(_ look: SquareLook) -> Int {
@@ -138,6 +144,33 @@ struct SquareImage {
         cairo_translate(cr, half, half)
         Self.draw(cr, look)
         cairo_surface_flush(surface)
+        spans = Self.spans(of: surface)
+    }
+
+    /// For each row: the first pixel with ink, the first and one past the last of its opaque run
+    /// (empty when the opaque pixels are not one run), one past the last pixel with ink. A
+    /// composite then copies the run and blends only the edges.
+    static func spans(of surface: OpaquePointer) -> [Int32] {
+        let w = Int(cairo_image_surface_get_width(surface)), h = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return [] }
+        var spans: [Int32] = []
+        spans.reserveCapacity(4 * h)
+        for y in 0..<h {
+            let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            var first = 0, last = w
+            while first < w && row[first] == 0 { first += 1 }
+            while last > first && row[last - 1] == 0 { last -= 1 }
+            var o0 = first
+            while o0 < last && row[o0] >> 24 != 0xff { o0 += 1 }
+            var o1 = o0
+            while o1 < last && row[o1] >> 24 == 0xff { o1 += 1 }
+            var rest = o1
+            while rest < last && row[rest] >> 24 != 0xff { rest += 1 }
+            if rest < last { (o0, o1) = (first, first) }
+            spans.append(contentsOf: [Int32(first), Int32(o0), Int32(o1), Int32(last)])
+        }
+        return spans
     }
 
     /// How far the shadow falls below the square: further the higher it is lifted.

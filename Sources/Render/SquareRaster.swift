@@ -129,15 +129,18 @@ enum Pixel8 {
     }
 
     /// The premultiplied ARGB `src` over `dst` (every byte, the top one as alpha), as pixman's
-    /// OVER: `s + d (255 - sa) / 255` a channel.
+    /// OVER: `s + d (255 - sa) / 255` a channel, two channels a multiply. A valid premultiplied
+    /// `src` never carries past 255.
     @inline(__always)
     static func over(premultiplied src: UInt32, _ dst: UInt32) -> UInt32 {
         let n = 255 - (src >> 24)
-        let a = min(255, (src >> 24) + mul(dst >> 24, n))
-        let r = min(255, (src >> 16 & 0xff) + mul(dst >> 16 & 0xff, n))
-        let g = min(255, (src >> 8 & 0xff) + mul(dst >> 8 & 0xff, n))
-        let b = min(255, (src & 0xff) + mul(dst & 0xff, n))
-        return a << 24 | r << 16 | g << 8 | b
+        if n == 0 { return src }
+        if src == 0 { return dst }
+        var rb = (dst & 0xff00ff) &* n &+ 0x800080
+        rb = ((rb &+ (rb >> 8 & 0xff00ff)) >> 8) & 0xff00ff
+        var ag = (dst >> 8 & 0xff00ff) &* n &+ 0x800080
+        ag = (ag &+ (ag >> 8 & 0xff00ff)) & 0xff00ff00
+        return src &+ (rb | ag)
     }
 
     /// Black at alpha `alpha` over `dst`: each channel `d (255 - alpha) / 255`.

@@ -1,5 +1,6 @@
 import CCairo
 import KioskCore
+import KioskTestSupport
 @testable import Render
 import Testing
 
@@ -81,5 +82,30 @@ import Testing
         let middle = cairo.rgb(x: 150, y: 150)
         #expect(middle.green < 200, "cairo drew the shadow")
         #expect(most <= Self.shadowTolerance, "a shadow pixel is \(most) levels from cairo's")
+    }
+
+    /// A settled square's image laid over the frame by hand has the bytes `cairo_paint` leaves,
+    /// also where it hangs off the frame's edges.
+    @Test(arguments: [(150.0, 150.0), (20.0, 30.0), (290.0, 285.0)])
+    func aSquaresImageLaysOverTheFrameAsCairoPaintDoes(x: Double, y: Double) throws {
+        let cairo = try PixelBuffer(width: 300, height: 300), hand = try PixelBuffer(width: 300, height: 300)
+        // A frame with something in it already: a gradient under the square.
+        for b in [cairo, hand] {
+            for row in 0..<300 {
+                let p = (b.bytes + row * b.stride).assumingMemoryBound(to: UInt32.self)
+                for col in 0..<300 { p[col] = 0xff00_0000 | UInt32(col % 256) << 16 | UInt32(row % 256) << 8 | 0x80 }
+            }
+        }
+        let image = SquareImage(SquareLook(side: 144, rotation: 0.3, raised: 1, color: Color(red: 0x17, green: 0xbe, blue: 0xcf), transforming: false))
+        defer { cairo_surface_destroy(image.surface) }
+        let left = Int((x - image.half).rounded()), top = Int((y - image.half).rounded())
+        cairo.withSurface { surface in
+            let cr = cairo_create(surface)!
+            cairo_set_source_surface(cr, image.surface, Double(left), Double(top))
+            cairo_paint(cr)
+            cairo_destroy(cr)
+        }
+        hand.withSurface { surface in FramePixels(surface)!.composite(image, x: left, y: top) }
+        #expect(hand.hasSamePixels(as: cairo), "\(firstDifference(hand, cairo))")
     }
 }
