@@ -70,6 +70,10 @@ struct RoundedSquare {
         }
     }
 
+    /// How far inside its arcs cairo's corners lie on average: it flattens an arc into chords
+    /// up to 0.1 pixel inside it (its tolerance), so its corners come out that much lighter.
+    static let arcFlattening = 0.05
+
     /// The signed distance of the point `X`, `Y` from the center (negative inside), with the
     /// edge's normal on screen as the larger and smaller of its absolute components.
     @inline(__always)
@@ -81,7 +85,7 @@ struct RoundedSquare {
             let length = (qx * qx + qy * qy).squareRoot()
             let nu = (u < 0 ? -qx : qx) / length, nv = (v < 0 ? -qy : qy) / length
             let nx = abs(nu * cos - nv * sin), ny = abs(nu * sin + nv * cos)
-            return (length - radius, max(nx, ny), min(nx, ny))
+            return (length - radius + Self.arcFlattening, max(nx, ny), min(nx, ny))
         }
         let c = abs(cos), s = abs(sin)
         return (max(qx, qy) - radius, max(c, s), min(c, s))

@@ -10,12 +10,12 @@ import Testing
 @Suite struct TransformFrameTests {
     /// Per channel, the most any pixel of a frame during a pinch or rotation may differ from the
     /// same frame rasterised by cairo. The body, outline and shadow are rasterised from their
-    /// exact area where cairo samples 15 sub-scanlines a pixel and flattens the corners' arcs, and
-    /// the shadow's ten layers are blended as one (`SquareRasterTests`): up to 22 levels seen, on
-    /// edge pixels only.
-    static let tolerance = 24
+    /// exact area where cairo samples 15 sub-scanlines a pixel (an edge's coverage in steps of
+    /// 1/15), and the shadow's ten layers are blended as one (`SquareRasterTests`): up to 13
+    /// levels seen, on the nearly level edges of the body and outline.
+    static let tolerance = 14
     /// Of a frame's pixels, the share that may differ from the exact redraw by more than 2 levels
-    /// (0.18% seen: edge pixels; 1.2% when the shadow was a cached image resampled).
+    /// (0.16% seen: edge pixels; 1.2% when the shadow was a cached image resampled).
     static let offShare = 0.005
 
     /// Two fingers on each of the three squares, all pinching and turning at once.
