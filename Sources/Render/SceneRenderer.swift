@@ -15,20 +15,35 @@ public final class SceneRenderer {
     /// Each square drawn once, shadow and all, and composited at its place while its look holds:
     /// a drag repaints one image instead of eleven anti-aliased fills.
     var squareImages: [SquareImage?] = []
-    /// Each square's shadow, drawn upright and kept while a pinch or rotation is under way.
-    var shadowImages: [ShadowImage?] = []
     /// False: a square being pinched or turned is drawn afresh every frame (the exact reference).
     let cachesTransforms: Bool
+    /// This frame's pixels, written by hand (squares, controls' images) instead of through cairo,
+    /// which allocates in every fill of a curved path and every composite; nil while a cairo clip
+    /// is set (a clip that does not hold the views whole), when all is drawn with cairo.
+    var framePixels: FramePixels?
+    /// The soft shadow's alpha by distance from the edge (`RoundedSquare.shadowProfile`), worked
+    /// out for the lift `profileLift`: `profileCount` entries.
+    let shadowProfile = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
+    var profileLift = -1.0
+    var profileCount = 0
 
-    deinit { forgetSquareImages() }
+    deinit {
+        forgetSquareImages()
+        shadowProfile.deallocate()
+    }
 
-    /// Drops the squares' drawn images; the next frame draws every square afresh.
+    /// Drops the squares' and controls' drawn images; the next frame draws every view afresh.
     public func forgetSquareImages() {
         for image in squareImages { if let image { cairo_surface_destroy(image.surface) } }
         squareImages.removeAll(keepingCapacity: true)
-        for image in shadowImages { if let image { cairo_surface_destroy(image.surface) } }
-        shadowImages.removeAll(keepingCapacity: true)
+        for image in controlImages { if let image { cairo_surface_destroy(image.surface) } }
+        controlImages.removeAll(keepingCapacity: true)
     }
+    /// Each control drawn once per state into an opaque image of its bounds (`ControlImage`).
+    private var controlImages: [ControlImage?] = []
+    /// False: controls are drawn straight into every frame that reaches them (the benchmarks'
+    /// like-for-like row against plain C).
+    public var cachesControls = true
     private var buttonTexts: [(label: String, taps: Int, text: String)?] = []
     private var sliderTexts: [(percent: Int, text: String)?] = []
 
@@ -120,6 +135,7 @@ public final class SceneRenderer {
             for r in pixelClip { cairo_rectangle(cr, r.minX, r.minY, r.width, r.height) }
             cairo_clip(cr)
         }
+        framePixels = needsClip ? nil : FramePixels(target.surface)
         paint(cr, scene, at: now, clipped: clipped)
         cairo_restore(cr)
         for r in pixelClip { target.finish(x0: Int(r.minX), y0: Int(r.minY), x1: Int(r.maxX), y1: Int(r.maxY)) }
@@ -170,13 +186,46 @@ public final class SceneRenderer {
 
         cairo_set_font_face(cr, font.face)
         for (i, v) in scene.views.enumerated() where v.kind != .canvas && v.kind != .square && reaches(i) {
-            switch v.kind {
-            case .button: drawButton(cr, v, index: i)
-            case .slider: drawSlider(cr, v, index: i, theme: theme)
-            case .toggle: drawSwitch(cr, v, knob: looks[i].knob)
-            case .canvas, .square: break
-            }
+            if cachesControls, let pixels = framePixels, copyControl(v, index: i, theme: theme, into: pixels) { continue }
+            drawControl(cr, v, index: i, theme: theme)
         }
+    }
+
+    private func drawControl(_ cr: OpaquePointer, _ v: ViewState, index i: Int, theme: Theme) {
+        switch v.kind {
+        case .button: drawButton(cr, v, index: i)
+        case .slider: drawSlider(cr, v, index: i, theme: theme)
+        case .toggle: drawSwitch(cr, v, knob: looks[i].knob)
+        case .canvas, .square: break
+        }
+    }
+
+    /// Copies control `i` from its image, drawn again first if its look changed; false (nothing
+    /// drawn) where the image would not be exact: the control is not wholly on the frame, or
+    /// another view's ink reaches its bounds.
+    private func copyControl(_ v: ViewState, index i: Int, theme: Theme, into pixels: FramePixels) -> Bool {
+        let look = looks[i]
+        let box = ControlImage.box(look.bounds)
+        guard box.x >= 0, box.y >= 0, box.width > 0, box.height > 0,
+              box.x + box.width <= pixels.width, box.y + box.height <= pixels.height else { return false }
+        let whole = Rect(x: Double(box.x), y: Double(box.y), width: Double(box.width), height: Double(box.height))
+        for j in looks.indices.dropFirst() where j != i && Self.isDrawable(looks[j].bounds) && looks[j].bounds.intersects(whole) {
+            return false
+        }
+        if controlImages.count <= i { controlImages.append(contentsOf: repeatElement(nil, count: i + 1 - controlImages.count)) }
+        if let image = controlImages[i], image.x != box.x || image.y != box.y || image.width != box.width || image.height != box.height {
+            cairo_surface_destroy(image.surface)
+            controlImages[i] = nil
+        }
+        if controlImages[i] == nil {
+            guard let made = ControlImage(box: box, look: look, color: v.color, theme: theme) else { return false }
+            controlImages[i] = made
+            controlImages[i]!.redraw(look, color: v.color, theme: theme, font: font) { drawControl($0, v, index: i, theme: theme) }
+        } else if !controlImages[i]!.shows(look, color: v.color, theme: theme) {
+            controlImages[i]!.redraw(look, color: v.color, theme: theme, font: font) { drawControl($0, v, index: i, theme: theme) }
+        }
+        controlImages[i]!.copy(into: pixels)
+        return true
     }
 
     /// The canvas's current theme; a neutral one when the config declares none.
