@@ -10,17 +10,17 @@ import Testing
     /// flipped, a theme change, a square dragged over the button), drawn whole and through its
     /// damage with the controls' images, and whole without them: byte for byte the same.
     @Test func controlsFromTheirImagesMatchADirectDrawByteForByte() throws {
-        let driver = try TouchDriver()
+        let on = try FingersOnScene()
         let cached = try SceneRenderer()
         let direct = SceneRenderer(font: cached.font)
         direct.cachesControls = false
         let whole = try PixelBuffer(width: 800, height: 480), damaged = try PixelBuffer(width: 800, height: 480)
         let reference = try PixelBuffer(width: 800, height: 480)
         var tracker = DamageTracker(width: 800, height: 480)
-        cached.draw(scene: driver.scene, at: driver.now, into: damaged)
-        _ = tracker.damage(for: driver.scene, at: driver.now)
+        cached.draw(scene: on.scene, at: on.now, into: damaged)
+        _ = tracker.damage(for: on.scene, at: on.now)
         var frames = 0, mismatches = 0
-        driver.onFrame = { scene, now in
+        on.onFrame = { scene, now in
             frames += 1
             cached.draw(scene: scene, at: now, into: whole)
             cached.draw(scene: scene, at: now, into: damaged, clip: tracker.damage(for: scene, at: now))
@@ -30,18 +30,17 @@ import Testing
                 if mismatches < 4 { Issue.record("frame \(frames): \(firstDifference(whole, reference)) \(firstDifference(damaged, reference))") }
             }
         }
-        let slider = driver.scene.views.first { $0.kind == .slider }!
-        driver.tap(Point(x: 130, y: 424))
-        driver.down(4, at: Point(x: 130, y: 424))
-        driver.wait(0.2)
-        driver.up(4)
-        driver.drag(from: slider.knobCenter(), to: Point(x: 480, y: 424))
-        driver.tap(Point(x: 680, y: 424))
-        driver.swipeLeft(at: 320)
-        driver.wait(0.5)
+        let fingers = on.fingers
+        let slider = on.scene.views.first { $0.kind == .slider }!
+        fingers.tap(at: Point(x: 130, y: 424))
+        fingers.tap(at: Point(x: 130, y: 424), holding: 0.2)
+        fingers.drag(from: slider.knobCenter(), to: Point(x: 480, y: 424), over: 0.3)
+        fingers.tap(at: Point(x: 680, y: 424))
+        fingers.drag(from: Point(x: 700, y: 320), to: Point(x: 250, y: 320), over: 0.12)
+        fingers.wait(0.5)
         // A square dragged over the button: there the button is drawn directly, over the square.
-        driver.drag(1, from: Point(x: 160, y: 190), to: Point(x: 140, y: 380), over: 0.5)
-        driver.wait(0.5)
+        fingers.drag(from: Point(x: 160, y: 190), to: Point(x: 140, y: 380), over: 0.5)
+        fingers.wait(0.5)
         #expect(frames > 60)
         #expect(mismatches == 0)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Gestures
 import KioskCore
+import KioskTestSupport
 import Render
 import Scene
 import Testing
@@ -13,8 +14,7 @@ import Testing
     static let tolerance = 6
 
     @Test func defaultSceneAtStart() throws {
-        let driver = try TouchDriver()
-        try expectMatchesGolden(driver, "default-start")
+        try expectMatchesGolden(try FingersOnScene(), "default-start")
     }
 
     @Test func busyScene() throws {
@@ -28,35 +28,45 @@ import Testing
 
     /// A scene with everything in it: a theme change, a pinched and turned square, a lifted one,
     /// the slider moved, the switch on, the button held after two taps.
-    private func busy() throws -> TouchDriver {
-        let driver = try TouchDriver()
-        driver.swipeLeft(at: 320)
-        driver.pinchAndRotate(Point(x: 160, y: 190), scale: 1.35, angle: 0.45)
-        driver.drag(from: driver.scene.views[slider(driver)].knobCenter(), to: Point(x: 480, y: 424))
-        driver.tap(Point(x: 680, y: 424))
-        driver.tap(Point(x: 130, y: 424))
-        driver.tap(Point(x: 130, y: 424))
-        driver.wait(0.5)
-        driver.down(3, at: Point(x: 640, y: 190))
-        driver.wait(0.7)
-        driver.down(4, at: Point(x: 130, y: 424))
-        let scene = driver.scene
+    private func busy() throws -> FingersOnScene {
+        let on = try FingersOnScene()
+        let fingers = on.fingers, frame = Fingers.frame
+        // A swipe left across the canvas: the next theme.
+        let swipe = fingers.down(Point(x: 700, y: 320), after: frame)
+        fingers.move([swipe[0]: Point(x: 250, y: 320)], over: 7 * frame)
+        fingers.up(swipe)
+        // Yellow pinched up and turned by two fingers 60 px apart.
+        let c = Point(x: 160, y: 190), d = Point(x: 30, y: 0), turned = (d * 1.35).rotated(by: 0.45)
+        let pinch = fingers.down(c - d, after: frame) + fingers.down(c + d, after: frame)
+        fingers.move([pinch[0]: c - turned, pinch[1]: c + turned], over: 30 * frame)
+        fingers.up(pinch)
+        // The slider's knob dragged right.
+        let knob = fingers.down(on.scene.views[slider(on)].knobCenter(), after: frame)
+        fingers.move([knob[0]: Point(x: 480, y: 424)], over: 18 * frame)
+        fingers.up(knob)
+        // The switch tapped on, the button tapped twice.
+        for p in [Point(x: 680, y: 424), Point(x: 130, y: 424), Point(x: 130, y: 424)] { fingers.up(fingers.down(p, after: frame)) }
+        fingers.wait(0.5)
+        fingers.down(Point(x: 640, y: 190), after: frame)
+        fingers.wait(0.7)
+        fingers.down(Point(x: 130, y: 424), after: frame)
+        let scene = on.scene
         #expect(scene.views[0].themeIndex != 0)
         #expect(scene.views.contains { $0.lifted })
         #expect(scene.views.contains { $0.kind == .square && $0.rotation != 0 && $0.scale > 1 })
         #expect(scene.views.contains { $0.kind == .button && $0.isHighlighted && $0.taps == 2 })
         #expect(scene.views.contains { $0.kind == .slider && $0.value > 0.6 })
         #expect(scene.views.contains { $0.kind == .toggle && $0.isOn })
-        return driver
+        return on
     }
 
-    private func slider(_ driver: TouchDriver) -> Int { driver.scene.views.firstIndex { $0.kind == .slider }! }
+    private func slider(_ on: FingersOnScene) -> Int { on.scene.views.firstIndex { $0.kind == .slider }! }
 
-    private func expectMatchesGolden(_ driver: TouchDriver, _ name: String, format: PixelFormat = .xrgb8888,
+    private func expectMatchesGolden(_ on: FingersOnScene, _ name: String, format: PixelFormat = .xrgb8888,
                                      sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
-        let panel = driver.scene.definition.panel
+        let panel = on.scene.definition.panel
         let buffer = try PixelBuffer(width: Int(panel.widthPixels), height: Int(panel.heightPixels), format: format)
-        try SceneRenderer().draw(scene: driver.scene, at: driver.now, into: buffer)
+        try SceneRenderer().draw(scene: on.scene, at: on.now, into: buffer)
         let golden = Self.goldenDirectory.appendingPathComponent("\(name).png").path
         let actualPath = Self.goldenDirectory.appendingPathComponent("\(name).actual.png").path
         let diffPath = Self.goldenDirectory.appendingPathComponent("\(name).diff.png").path

@@ -1,4 +1,5 @@
 import KioskCore
+import KioskTestSupport
 import Render
 import Testing
 
@@ -10,15 +11,15 @@ import Testing
     static let blockTolerance = 1.5
 
     @Test func shadowsInRGB565KeepTheirMeanColourBlockByBlock() throws {
-        let driver = try TouchDriver()
-        driver.down(3, at: Point(x: 640, y: 190))
-        driver.wait(0.7)
-        #expect(driver.scene.views.contains { $0.lifted }, "a lifted square: the widest, darkest shadow")
+        let on = try FingersOnScene()
+        on.fingers.down(Point(x: 640, y: 190), after: Fingers.frame)
+        on.fingers.wait(0.7)
+        #expect(on.scene.views.contains { $0.lifted }, "a lifted square: the widest, darkest shadow")
         let renderer = try SceneRenderer()
         let deep = try PixelBuffer(width: 800, height: 480, format: .xrgb8888)
         let shallow = try PixelBuffer(width: 800, height: 480, format: .rgb565)
-        renderer.draw(scene: driver.scene, at: driver.now, into: deep)
-        renderer.draw(scene: driver.scene, at: driver.now, into: shallow)
+        renderer.draw(scene: on.scene, at: on.now, into: deep)
+        renderer.draw(scene: on.scene, at: on.now, into: shallow)
         var worst = 0.0, blocks = 0, dithered = 0
         for by in stride(from: 0, to: 480, by: 4) {
             for bx in stride(from: 0, to: 800, by: 4) {

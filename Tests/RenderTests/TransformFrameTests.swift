@@ -18,29 +18,28 @@ import Testing
     /// (0.16% seen: edge pixels; 1.2% when the shadow was a cached image resampled).
     static let offShare = 0.005
 
-    /// Two fingers on each of the three squares, all pinching and turning at once.
-    private func pinchAllThree(_ driver: TouchDriver, scale: Double, angle: Double, over seconds: Double = 0.8) {
-        let squares = driver.scene.views.filter { $0.kind == .square }.map(\.center)
-        let d = Point(x: 28, y: 0)
+    /// Two fingers on each of the three squares, all pinching and turning at once over `frames`
+    /// refreshes, each finger put down a frame after the last.
+    private func pinchAllThree(_ on: FingersOnScene, scale: Double, angle: Double, frames: Int = 48) {
+        let squares = on.scene.views.filter { $0.kind == .square }.map(\.center)
+        let d = Point(x: 28, y: 0), turned = (d * scale).rotated(by: angle)
         var targets: [Int: Point] = [:]
-        for (k, c) in squares.enumerated() {
-            driver.down(2 * k + 1, at: c - d)
-            driver.down(2 * k + 2, at: c + d)
-            let turned = (d * scale).rotated(by: angle)
-            targets[2 * k + 1] = c - turned
-            targets[2 * k + 2] = c + turned
+        for c in squares {
+            let two = on.fingers.down(c - d, after: Fingers.frame) + on.fingers.down(c + d, after: Fingers.frame)
+            targets[two[0]] = c - turned
+            targets[two[1]] = c + turned
         }
-        driver.move(targets, over: seconds)
+        on.fingers.move(targets, over: Double(frames) * Fingers.frame)
     }
 
     @Test(arguments: [(1.4, 0.9), (0.7, -1.3)])
     func framesDuringAPinchStayWithinToleranceOfAnExactRedraw(scale: Double, angle: Double) throws {
-        let driver = try TouchDriver()
+        let on = try FingersOnScene()
         let cached = try SceneRenderer()
         let exact = SceneRenderer(font: cached.font, cachesTransforms: false)
         let a = try PixelBuffer(width: 800, height: 480), b = try PixelBuffer(width: 800, height: 480)
         var frames = 0, transforming = 0, worst = 0, worstShare = 0.0, differing = 0
-        driver.onFrame = { scene, now in
+        on.onFrame = { scene, now in
             cached.draw(scene: scene, at: now, into: a)
             exact.draw(scene: scene, at: now, into: b)
             frames += 1
@@ -52,45 +51,44 @@ import Testing
             worstShare = max(worstShare, Double(off) / Double(800 * 480))
             if most > 0 { differing += 1 }
         }
-        pinchAllThree(driver, scale: scale, angle: angle)
+        pinchAllThree(on, scale: scale, angle: angle)
         #expect(transforming > 30, "the three squares were pinched and turned")
         #expect(differing > 0, "the hand rasteriser was used: some frames are not the exact redraw")
         #expect(worst <= Self.tolerance, "a frame differs by \(worst) levels from an exact redraw")
         #expect(worstShare <= Self.offShare, "a frame has \(worstShare * 100)% of its pixels off by more than 2 levels")
         // Once the fingers lift, the squares are drawn exactly again, through their damage too.
         var tracker = DamageTracker(width: 800, height: 480)
-        _ = tracker.damage(for: driver.scene, at: driver.now)
-        cached.draw(scene: driver.scene, at: driver.now, into: a)
-        driver.onFrame = { scene, now in
+        _ = tracker.damage(for: on.scene, at: on.now)
+        cached.draw(scene: on.scene, at: on.now, into: a)
+        on.onFrame = { scene, now in
             cached.draw(scene: scene, at: now, into: a, clip: tracker.damage(for: scene, at: now))
         }
-        driver.up(1, 2, 3, 4, 5, 6)
-        driver.wait(0.1)
-        exact.draw(scene: driver.scene, at: driver.now, into: b)
+        on.fingers.up()
+        on.fingers.wait(0.1)
+        exact.draw(scene: on.scene, at: on.now, into: b)
         #expect(a.hasSamePixels(as: b), "settled squares drawn exactly: \(firstDifference(a, b))")
     }
 
     /// The start and the end of a transform change the square's look, so both are redrawn.
     @Test func theStartAndTheEndOfAPinchDamageTheSquare() throws {
-        let driver = try TouchDriver()
+        let on = try FingersOnScene()
         var tracker = DamageTracker(width: 800, height: 480)
-        _ = tracker.damage(for: driver.scene, at: driver.now)
-        let yellow = try #require(driver.scene.viewID(named: "yellow"))
-        let frame = driver.scene.frame(of: yellow)
+        _ = tracker.damage(for: on.scene, at: on.now)
+        let yellow = try #require(on.scene.viewID(named: "yellow"))
+        let frame = on.scene.frame(of: yellow)
         var damaged: [Bool] = []
         var states: [Bool] = []
-        driver.onFrame = { scene, now in
+        on.onFrame = { scene, now in
             damaged.append(tracker.damage(for: scene, at: now).contains { $0.union(frame) == $0 })
             states.append(ViewLook.isTransforming(scene, yellow))
         }
-        let c = driver.scene.views[yellow.rawValue].center
-        driver.down(1, at: c - Point(x: 30, y: 0))
-        driver.down(2, at: c + Point(x: 30, y: 0))
+        let c = on.scene.views[yellow.rawValue].center
+        let two = on.fingers.down(c - Point(x: 30, y: 0), after: Fingers.frame) + on.fingers.down(c + Point(x: 30, y: 0), after: Fingers.frame)
         // The fingers spread, then rest: the pinch is under way, nothing moves.
-        driver.move([1: c - Point(x: 40, y: 0), 2: c + Point(x: 40, y: 0)], over: 0.2)
-        driver.wait(0.1)
+        on.fingers.move([two[0]: c - Point(x: 40, y: 0), two[1]: c + Point(x: 40, y: 0)], over: 12 * Fingers.frame)
+        on.fingers.wait(0.1)
         let resting = damaged.count - 1
-        driver.up(1, 2)
+        on.fingers.up(two)
         #expect(states.contains(true) && !states.last!, "a pinch was under way, then ended")
         let began = try #require(states.firstIndex(of: true))
         #expect(damaged[began], "the frame the pinch began in redraws the square")
@@ -101,14 +99,14 @@ import Testing
     /// Three squares pinched at once damage much of the screen: drawn through that damage in one
     /// pass, each frame has the same pixels as a whole redraw.
     @Test func damageOverMostOfTheScreenDrawsTheSameAsAWholeFrame() throws {
-        let driver = try TouchDriver()
+        let on = try FingersOnScene()
         let renderer = try SceneRenderer()
         let a = try PixelBuffer(width: 800, height: 480), b = try PixelBuffer(width: 800, height: 480)
         var tracker = DamageTracker(width: 800, height: 480)
-        renderer.draw(scene: driver.scene, at: driver.now, into: a)
-        _ = tracker.damage(for: driver.scene, at: driver.now)
+        renderer.draw(scene: on.scene, at: on.now, into: a)
+        _ = tracker.damage(for: on.scene, at: on.now)
         var large = 0, frames = 0
-        driver.onFrame = { scene, now in
+        on.onFrame = { scene, now in
             let damage = tracker.damage(for: scene, at: now)
             let area = damage.reduce(0) { $0 + $1.width * $1.height }
             if area >= 0.4 * 800 * 480 { large += 1 }
@@ -117,8 +115,8 @@ import Testing
             frames += 1
             if !a.hasSamePixels(as: b) { Issue.record("frame \(frames): \(firstDifference(a, b))") }
         }
-        pinchAllThree(driver, scale: 1.3, angle: 0.6, over: 0.3)
-        driver.up(1, 2, 3, 4, 5, 6)
+        pinchAllThree(on, scale: 1.3, angle: 0.6, frames: 18)
+        on.fingers.up()
         #expect(large > 2, "the three squares' damage covered much of the screen")
     }
 }
