@@ -54,6 +54,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkThresholds",
+                .product(name: "Runtime", package: kiosk),
                 .product(name: "Scene", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
             ] + wrappers,

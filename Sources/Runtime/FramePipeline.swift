@@ -29,8 +29,8 @@ public final class FramePipeline {
     public let rotation: DisplayRotation
     /// Nil when there is no output, until a replay's screenshot asks for a frame (`drawWhole`).
     var renderer: SceneRenderer?
-    /// The config's font, read when the first frame is drawn.
-    private var fontPath: String
+    /// The config's font, read when the first frame is drawn; nil when the renderer was given.
+    private let fontPath: String?
     private var damage: DamageTracker
     /// Reused every frame: drawing allocates nothing of its own in steady state.
     private var rects: [Rect] = []
@@ -45,6 +45,20 @@ public final class FramePipeline {
         self.rotation = rotation
         self.output = output
         paced = output as? any PacedOutput
+        rects.reserveCapacity(64)
+    }
+
+    /// A pipeline with no output that draws with `renderer`, upright: the renderer benchmarks'
+    /// (`Benchmarks/Benchmarks/RenderFrame`), which measure `render(_:at:)` frame by frame, with a
+    /// renderer made as they need (every square rasterised by cairo, for one).
+    public init(width: Int, height: Int, format: PixelFormat, renderer: SceneRenderer) throws(DrawingResourceError) {
+        shadow = try PixelBuffer(width: width, height: height, format: format)
+        fontPath = nil
+        self.renderer = renderer
+        damage = DamageTracker(width: width, height: height)
+        rotation = .upright
+        output = nil
+        paced = nil
         rects.reserveCapacity(64)
     }
 
@@ -84,8 +98,10 @@ public final class FramePipeline {
     /// Returns false when nothing changed.
     @discardableResult
     public func render(_ scene: KioskScene, at now: Instant) throws(DrawingResourceError) -> Bool {
-        if renderer == nil { renderer = SceneRenderer(font: try Font(path: fontPath)) }
-        return render(scene, at: now, with: renderer!, meter: nil)
+        if let renderer { return render(scene, at: now, with: renderer, meter: nil) }
+        let made = SceneRenderer(font: try Font(path: fontPath ?? Font.defaultPath))
+        renderer = made
+        return render(scene, at: now, with: made, meter: nil)
     }
 
     /// Draws what changed in `scene` at `now` and presents it.

@@ -7,6 +7,7 @@ import Gestures
 import KioskConfig
 import KioskCore
 import Render
+import Runtime
 import Scene
 
 /// Drawing the default scene at 800x480. Targets: a one-square drag frame (damage only) costs
@@ -25,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("full frame, XRGB8888 (Swift renderer)", closure: { (benchmark: Benchmark, f: Frames) in
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { f.renderer.draw(scene: f.scene, at: f.now, into: f.buffer) }
+        for _ in benchmark.scaledIterations { f.fullFrame() }
         benchmark.stopMeasurement()
     }, setup: { () throws -> Frames in try Frames(.xrgb8888) })
 
@@ -34,7 +35,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             f.renderer.forgetSquareImages()
-            f.renderer.draw(scene: f.scene, at: f.now, into: f.buffer)
+            f.fullFrame()
         }
         benchmark.stopMeasurement()
     }, setup: { () throws -> Frames in
@@ -64,7 +65,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("full frame, RGB565 (Swift renderer)", closure: { (benchmark: Benchmark, f: Frames) in
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { f.renderer.draw(scene: f.scene, at: f.now, into: f.buffer) }
+        for _ in benchmark.scaledIterations { f.fullFrame() }
         benchmark.stopMeasurement()
     }, setup: { () throws -> Frames in try Frames(.rgb565) })
 
@@ -96,14 +97,15 @@ let benchmarks: @Sendable () -> Void = {
     }, setup: { () throws -> Frames in try Frames(.xrgb8888) })
 }
 
-/// The default scene, a renderer, a shadow buffer, and a finger dragging the yellow square.
+/// The default scene drawn through a frame pipeline (damage and render, as `kiosk run` draws a
+/// frame, its copy to the panel and flip aside), and a finger dragging the yellow square.
 final class Frames {
     let scene: KioskScene
+    /// The pipeline's renderer, for the rows that change how it draws.
     let renderer: SceneRenderer
-    let buffer: PixelBuffer
+    let pipeline: FramePipeline
+    var buffer: PixelBuffer { pipeline.shadow }
     var now = Instant(seconds: 1)
-    private var tracker = DamageTracker(width: 800, height: 480)
-    private var damage: [Rect] = []
     private var frames: [TouchFrame] = []
     private var step = 0
 
@@ -113,10 +115,8 @@ final class Frames {
         let config = try KioskConfiguration.load(path: root.appendingPathComponent("config/kiosk.toml").path)
         scene = try KioskScene(config.scene, recordsEvents: false)
         renderer = try SceneRenderer()
-        buffer = try PixelBuffer(width: 800, height: 480, format: format)
-        damage.reserveCapacity(64)
-        renderer.draw(scene: scene, at: now, into: buffer)
-        _ = tracker.damage(for: scene, at: now)
+        pipeline = try FramePipeline(width: 800, height: 480, format: format, renderer: renderer)
+        try pipeline.render(scene, at: now)
         // The finger goes down on yellow, then moves back and forth along a line, a frame at a time.
         let id = TouchID(1)
         scene.handle(TouchFrame(time: now, touches: [Touch(id: id, phase: .began, location: Point(x: 160, y: 190))]))
@@ -132,8 +132,13 @@ final class Frames {
         frames[step].time = now
         scene.handle(frames[step])
         step = (step + 1) % frames.count
-        tracker.damage(for: scene, at: now, into: &damage)
-        renderer.draw(scene: scene, at: now, into: buffer, clip: damage)
+        try! pipeline.render(scene, at: now)
+    }
+
+    /// The whole frame drawn again, as after a wake or a reload.
+    func fullFrame() {
+        pipeline.invalidate()
+        try! pipeline.render(scene, at: now)
     }
 
     /// The same frame as plain numbers for the C reference.

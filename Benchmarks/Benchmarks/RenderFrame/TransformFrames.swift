@@ -5,6 +5,7 @@ import Gestures
 import KioskConfig
 import KioskCore
 import Render
+import Runtime
 import Scene
 
 /// Issue 14's goal 1: a frame where all three squares are pinched and turned at once, drawn from
@@ -57,12 +58,11 @@ func transformBenchmarks() {
 /// and forth: a cycle of `period` frames, replayed frame after frame.
 final class TransformFrames {
     let scene: KioskScene
-    let renderer: SceneRenderer
-    let buffer: PixelBuffer
+    /// Damage and render as `kiosk run` draws a frame (its copy to the panel and flip aside).
+    let pipeline: FramePipeline
+    var buffer: PixelBuffer { pipeline.shadow }
     var now = Instant(seconds: 1)
     static let period = 120
-    private var tracker = DamageTracker(width: 800, height: 480)
-    private var damage: [Rect] = []
     private var frames: [TouchFrame] = []
     private var next = 0
 
@@ -71,12 +71,9 @@ final class TransformFrames {
             .deletingLastPathComponent().deletingLastPathComponent()
         let config = try KioskConfiguration.load(path: root.appendingPathComponent("config/kiosk.toml").path)
         scene = try KioskScene(config.scene, recordsEvents: false)
-        let font = try Font()
-        renderer = SceneRenderer(font: font, cachesTransforms: cachesTransforms)
-        buffer = try PixelBuffer(width: 800, height: 480, format: format)
-        damage.reserveCapacity(64)
-        renderer.draw(scene: scene, at: now, into: buffer)
-        _ = tracker.damage(for: scene, at: now)
+        pipeline = try FramePipeline(width: 800, height: 480, format: format,
+                                     renderer: SceneRenderer(font: try Font(), cachesTransforms: cachesTransforms))
+        try pipeline.render(scene, at: now)
         let centers = scene.views.filter { $0.kind == .square }.map(\.center)
         let d = Point(x: 30, y: 0)
         var down: [Touch] = []
@@ -107,8 +104,7 @@ final class TransformFrames {
         frames[next].time = now
         scene.handle(frames[next])
         next = (next + 1) % frames.count
-        tracker.damage(for: scene, at: now, into: &damage)
-        renderer.draw(scene: scene, at: now, into: buffer, clip: damage)
+        try! pipeline.render(scene, at: now)
     }
 
     var buttonText: String {
