@@ -24,17 +24,11 @@ struct PacingOnRealKernelTests {
 
     /// A finger dragging the yellow square for two seconds, a report at exactly 60 Hz.
     static var drag: EvemuTrace {
-        var panel = SyntheticTouchscreen(device: SyntheticTouchscreen.ft5406)
-        panel.down(0, at: Point(x: 160, y: 190))
-        panel.sync()
-        for k in 1...120 {
-            panel.wait(1 / 60.0)
-            panel.move(0, to: Point(x: 160 + Double(k) * 3, y: 190))
-            panel.sync()
-        }
-        panel.up(0)
-        panel.sync()
-        return panel.trace
+        let fingers = Fingers(panel: SyntheticTouchscreen.ft5406)
+        let finger = fingers.down(Point(x: 160, y: 190))
+        for k in 1...120 { fingers.move([finger[0]: Point(x: 160 + Double(k) * 3, y: 190)]) }
+        fingers.up(finger, after: 0)
+        return fingers.trace
     }
 
     @Test func onVirtioGPUKioskSaysOnceThatTheVBlanksAreUnknownAndDrawsAtOnce() throws {
