@@ -54,6 +54,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkThresholds",
+                .product(name: "KioskTestSupport", package: kiosk),
                 .product(name: "Runtime", package: kiosk),
                 .product(name: "Scene", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
@@ -78,6 +79,7 @@ let package = Package(
             name: "LoopFixture",
             dependencies: [
                 .product(name: "Runtime", package: kiosk),
+                .product(name: "KioskTestSupport", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
             ] + wrappers
         ),
@@ -107,6 +109,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkThresholds",
+                .product(name: "KioskTestSupport", package: kiosk),
                 .product(name: "Gestures", package: kiosk),
                 .product(name: "Scene", package: kiosk),
             ] + wrappers,

@@ -4,6 +4,7 @@ import Foundation
 import Gestures
 import KioskConfig
 import KioskCore
+import KioskTestSupport
 import Scene
 
 /// One touch frame with ten fingers moving through the full default scene: the engine's
@@ -61,20 +62,21 @@ final class TenFingers {
             Point(x: 648, y: 424),                         // switch knob
             Point(x: 130, y: 424),                         // button
         ]
-        let ids = starts.indices.map { TouchID($0 + 1) }
         // Down, then a slow spread so every continuous gesture begins; then two alternating frames.
-        scene.handle(TouchFrame(time: time, touches: zip(ids, starts).map { Touch(id: $0, phase: .began, location: $1) }))
-        func moved(_ k: Double) -> [Touch] {
-            zip(ids, starts).enumerated().map { i, pair in
-                let outward = Point(x: (i % 2 == 0 ? -1 : 1) * k, y: k / 2)
-                return Touch(id: pair.0, phase: .moved, location: pair.1 + outward)
+        let recorded = Fingers.frames(startingAt: time) { fingers in
+            let down = fingers.report(down: starts)
+            func moved(_ k: Double) -> [Int: Point] {
+                var moves: [Int: Point] = [:]
+                for (i, finger) in down.enumerated() { moves[finger] = starts[i] + Point(x: (i % 2 == 0 ? -1 : 1) * k, y: k / 2) }
+                return moves
             }
+            for step in 1...30 { fingers.move(moved(Double(step) * 0.5), after: 1.0 / 60) }
+            fingers.move(moved(16), after: 0)
+            fingers.move(moved(15), after: 0)
         }
-        for step in 1...30 {
-            time = time.adding(seconds: 1.0 / 60)
-            scene.handle(TouchFrame(time: time, touches: moved(Double(step) * 0.5)))
-        }
-        frames = [TouchFrame(time: time, touches: moved(16)), TouchFrame(time: time, touches: moved(15))]
+        for frame in recorded.dropLast(2) { scene.handle(frame) }
+        time = recorded[recorded.count - 1].time
+        frames = Array(recorded.suffix(2))
     }
 
     /// One frame, 1/60 s after the last.

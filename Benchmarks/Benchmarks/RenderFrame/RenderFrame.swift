@@ -6,6 +6,7 @@ import Foundation
 import Gestures
 import KioskConfig
 import KioskCore
+import KioskTestSupport
 import Render
 import Runtime
 import Scene
@@ -118,12 +119,15 @@ final class Frames {
         pipeline = try FramePipeline(width: 800, height: 480, format: format, renderer: renderer)
         try pipeline.render(scene, at: now)
         // The finger goes down on yellow, then moves back and forth along a line, a frame at a time.
-        let id = TouchID(1)
-        scene.handle(TouchFrame(time: now, touches: [Touch(id: id, phase: .began, location: Point(x: 160, y: 190))]))
-        for k in 0..<60 {
-            let x = 160 + 3 * Double(k < 30 ? k : 60 - k)
-            frames.append(TouchFrame(time: now, touches: [Touch(id: id, phase: .moved, location: Point(x: x, y: 190 + Double(k % 7)))]))
+        let recorded = Fingers.frames(startingAt: now) { fingers in
+            let finger = fingers.down(Point(x: 160, y: 190))[0]
+            for k in 0..<60 {
+                let x = 160 + 3 * Double(k < 30 ? k : 60 - k)
+                fingers.move([finger: Point(x: x, y: 190 + Double(k % 7))], after: 0)
+            }
         }
+        scene.handle(recorded[0])
+        frames = Array(recorded.dropFirst())
     }
 
     /// One frame of the drag: the scene moves the square, the damage is found and redrawn.

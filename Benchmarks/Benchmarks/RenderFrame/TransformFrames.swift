@@ -4,6 +4,7 @@ import Foundation
 import Gestures
 import KioskConfig
 import KioskCore
+import KioskTestSupport
 import Render
 import Runtime
 import Scene
@@ -76,24 +77,22 @@ final class TransformFrames {
         try pipeline.render(scene, at: now)
         let centers = scene.views.filter { $0.kind == .square }.map(\.center)
         let d = Point(x: 30, y: 0)
-        var down: [Touch] = []
-        for (k, c) in centers.enumerated() {
-            down.append(Touch(id: TouchID(2 * k + 1), phase: .began, location: c - d))
-            down.append(Touch(id: TouchID(2 * k + 2), phase: .began, location: c + d))
-        }
-        scene.handle(TouchFrame(time: now, touches: down))
-        for i in 0..<Self.period {
-            // Spread to 1.3 times and back, turned up to 0.8 rad and back, along one cycle.
-            let t = Double(i) / Double(Self.period) * 2 * Double.pi
-            let spread = 1 + 0.15 * (1 - cos(t)), angle = 0.8 * sin(t)
-            var touches: [Touch] = []
-            for (k, c) in centers.enumerated() {
-                let turned = (d * spread).rotated(by: angle)
-                touches.append(Touch(id: TouchID(2 * k + 1), phase: .moved, location: c - turned))
-                touches.append(Touch(id: TouchID(2 * k + 2), phase: .moved, location: c + turned))
+        let recorded = Fingers.frames(startingAt: now) { fingers in
+            let down = fingers.report(down: centers.flatMap { [$0 - d, $0 + d] })
+            for i in 0..<Self.period {
+                // Spread to 1.3 times and back, turned up to 0.8 rad and back, along one cycle.
+                let t = Double(i) / Double(Self.period) * 2 * Double.pi
+                let turned = (d * (1 + 0.15 * (1 - cos(t)))).rotated(by: 0.8 * sin(t))
+                var moves: [Int: Point] = [:]
+                for (k, c) in centers.enumerated() {
+                    moves[down[2 * k]] = c - turned
+                    moves[down[2 * k + 1]] = c + turned
+                }
+                fingers.move(moves, after: 0)
             }
-            frames.append(TouchFrame(time: now, touches: touches))
         }
+        scene.handle(recorded[0])
+        frames = Array(recorded.dropFirst())
         // One cycle to warm up: the gestures begin, the caches fill.
         for _ in 0..<Self.period { step() }
     }

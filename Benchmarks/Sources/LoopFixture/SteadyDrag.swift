@@ -1,21 +1,24 @@
 import KioskCore
+import KioskTestSupport
 import Runtime
 
 /// A finger already down on yellow, dragging it back and forth.
 public final class SteadyDrag: SteadyLoop {
-    private static let finger = TouchID(1)
     private static let start = Point(x: 160, y: 190)
-    private let resting = TouchFrame(time: .zero, touches: [Touch(id: finger, phase: .stationary, location: start)])
+    /// The finger held where it went down, reported again unmoved.
+    private let resting = Fingers.frames { fingers in
+        fingers.down(SteadyDrag.start)
+        fingers.report()
+    }[1]
 
     public init(config: String = SteadyLoop.defaultConfig) throws {
-        try super.init(config: config, down: { _ in
-            TouchFrame(time: .zero, touches: [Touch(id: Self.finger, phase: .began, location: Self.start)])
-        }, cycle: { _ in
-            (0..<240).map { i in
+        try super.init(config: config) { _, fingers in
+            let finger = fingers.down(Self.start)[0]
+            for i in 0..<240 {
                 let t = Double(i < 120 ? i : 240 - i)
-                return TouchFrame(time: .zero, touches: [Touch(id: Self.finger, phase: .moved, location: Self.start + Point(x: t, y: t / 2))])
+                fingers.move([finger: Self.start + Point(x: t, y: t / 2)])
             }
-        })
+        }
     }
 
     /// One frame: the finger stays where it is.

@@ -3,6 +3,7 @@ import Foundation
 import Gestures
 import KioskConfig
 import KioskCore
+import KioskTestSupport
 import Runtime
 
 /// The default scene in a loop with a headless display on a virtual clock, fed a cycle of touch
@@ -13,19 +14,22 @@ public class SteadyLoop {
     /// The repository's default config, found from this file's place.
     public static let defaultConfig = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/kiosk.toml").path
-    /// The frames `step()` plays in turn, built before measuring so they cost nothing.
+    /// The frames `step()` plays in turn, made before measuring so they cost nothing.
     private let cycle: [TouchFrame]
     private var next = 0
 
-    /// `cycle` is made from the loop's scene (where its views are); `down` puts the fingers down.
-    init(config: String, down: (KioskLoop) -> TouchFrame, cycle: (KioskLoop) -> [TouchFrame]) throws {
+    /// `gesture` (given the loop, to find its views) is recorded with the tests' `Fingers`: its
+    /// first report puts the fingers down and is delivered once; the others are the cycle.
+    init(config: String, gesture: (KioskLoop, Fingers) -> Void) throws {
         let configuration = try KioskConfiguration.load(path: config)
         let clock = self.clock
         let output = try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock)
         loop = try KioskLoop(replaying: configuration, output: output, traceDecisions: false, recordsEvents: false, clock: clock)
-        self.cycle = cycle(loop)
+        let loop = self.loop
+        let frames = Fingers.frames { gesture(loop, $0) }
+        cycle = Array(frames.dropFirst())
         loop.tick(at: clock.now)
-        deliver(down(loop))
+        deliver(frames[0])
     }
 
     /// `frame` a refresh after the last, then the loop's timers and drawing at that time.
