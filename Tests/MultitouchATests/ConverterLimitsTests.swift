@@ -95,8 +95,7 @@ struct ConverterLimitsTests {
         #expect(out.count(where: { $0.key == .touch }) == ProtocolAConverter.eventLimit)
         #expect(out.last == .report(at: k.events.last!.time))
         // The next report starts afresh.
-        var next = EvdevScript()
-        next.now = k.now
+        var next = EvdevScript(clock: k.clock)
         next.contact(120, 200)
         next.report()
         #expect(newTrackingIDs(converter.convert(next.events)) == 1)

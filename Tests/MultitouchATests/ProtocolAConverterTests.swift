@@ -175,8 +175,7 @@ struct ProtocolAConverterTests {
     }
 
     @Test func timesGoThroughUnchangedBeforeZeroToo() throws {
-        var k = EvdevScript()
-        k.now = Instant(microseconds: -1_250_000)
+        var k = EvdevScript(clock: VirtualClock(Instant(microseconds: -1_250_000)))
         k.contact(100, 200)
         k.report()
         let converter = try ProtocolAConverter(device: SyntheticTouchscreen.protocolA)

@@ -10,9 +10,11 @@ import KioskCore
 /// values closed by `SYN_MT_REPORT`. Single touch: `press`, `touchButton`. `report()` closes a report.
 public struct EvdevScript {
     public private(set) var events: [InputEvent] = []
-    public var now = Instant(seconds: 5)
+    /// The tests' one virtual clock: each report closes at its time, then moves it on 10 ms.
+    public let clock: VirtualClock
+    public var now: Instant { clock.now }
 
-    public init() {}
+    public init(clock: VirtualClock = VirtualClock(Instant(seconds: 5))) { self.clock = clock }
 
     public mutating func slot(_ slot: Int32) { abs(.multitouchSlot, slot) }
     public mutating func trackingID(_ id: Int32) { abs(.multitouchTrackingID, id) }
@@ -62,7 +64,7 @@ public struct EvdevScript {
     /// releasing a device (unplugged, reset, inhibited), 0 a driver's.
     public mutating func report(value: Int32 = 0) {
         events.append(InputEvent(time: now, SynchronizationCode.report, value))
-        now = now.adding(seconds: 0.010)
+        clock.advance(by: 0.010)
     }
 }
 
