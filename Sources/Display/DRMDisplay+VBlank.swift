@@ -27,9 +27,24 @@ extension DRMDisplay {
         switch lastVBlank() {
         case .failed(let code) where code == EOPNOTSUPP || code == ENOTSUP || code == ENOSYS:
             vblankUnknownReason = "drmWaitVBlank: \(String(cString: strerror(code))); the driver has no vblank interrupts"
-        case .failed, .at:
-            // EINVAL: the CRTC is off until the mode is set; its flips will tell.
+        case .failed:
+            // EINVAL: the CRTC may be off until the mode is set (older kernels also say EINVAL
+            // for a driver without vblank interrupts): asked again once it is.
             grid = VBlankGrid(periodMicroseconds: period)
+            vblankAskAgain = true
+        case .at:
+            grid = VBlankGrid(periodMicroseconds: period)
+        }
+    }
+
+    /// After the first mode set: a kernel that still gives no vblank time, whatever the errno,
+    /// gives none; flip times alone cannot tell vblanks from a panel reporting at the refresh rate.
+    func askForVBlanksAgain() {
+        guard vblankAskAgain else { return }
+        vblankAskAgain = false
+        if case .failed(let code) = lastVBlank() {
+            grid = nil
+            vblankUnknownReason = "drmWaitVBlank: \(String(cString: strerror(code))) with the mode set; no vblank times"
         }
     }
 

@@ -51,6 +51,9 @@ public final class DRMDisplay {
     /// driver gives no vblank times (virtio-gpu), and then `vblankUnknownReason` says why.
     var grid: VBlankGrid?
     var vblankUnknownReason: String?
+    /// The first ask for the last vblank failed, with an errno that may only mean the CRTC is off
+    /// (EINVAL): asked again once the mode is set (DRMDisplay+VBlank.swift).
+    var vblankAskAgain = false
     /// When the flip in flight was queued.
     var flipQueuedAt: Instant?
     /// When the kernel was last asked for its last vblank.
@@ -144,6 +147,7 @@ public final class DRMDisplay {
             front = back
             // The mode was set afresh: its vblanks start anew.
             grid?.forget()
+            askForVBlanksAgain()
             CrashRestore.noteModeSet(fd: card.fd, true)
             return MonotonicClock.now
         }

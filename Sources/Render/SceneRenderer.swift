@@ -203,6 +203,9 @@ public final class SceneRenderer {
     /// Copies control `i` from its image, drawn again first if its look changed; false (nothing
     /// drawn) where the image would not be exact: the control is not wholly on the frame, or
     /// another view's ink reaches its bounds.
+    /// How many times a control was copied from its image, not drawn (for the tests).
+    private(set) var controlsCopied = 0
+
     private func copyControl(_ v: ViewState, index i: Int, theme: Theme, into pixels: FramePixels) -> Bool {
         let look = looks[i]
         let box = ControlImage.box(look.bounds)
@@ -225,6 +228,7 @@ public final class SceneRenderer {
             controlImages[i]!.redraw(look, color: v.color, theme: theme, font: font) { drawControl($0, v, index: i, theme: theme) }
         }
         controlImages[i]!.copy(into: pixels)
+        controlsCopied &+= 1
         return true
     }
 

@@ -14,7 +14,8 @@ struct FrameCopyTests {
                 if format == .xrgb8888 {
                     row.storeBytes(of: UInt32(y << 12 | x), toByteOffset: x * 4, as: UInt32.self)
                 } else {
-                    row.storeBytes(of: UInt16(y << 8 | x), toByteOffset: x * 2, as: UInt16.self)
+                    // As many as fit in 16 bits: no two pixels within 80 rows of each other alike.
+                    row.storeBytes(of: UInt16(truncatingIfNeeded: y < 256 && x < 256 ? y << 8 | x : y &* 811 &+ x), toByteOffset: x * 2, as: UInt16.self)
                 }
             }
         }
@@ -106,6 +107,20 @@ struct FrameCopyTests {
         for d in damage { referenceCopy(from: shadow, to: reference, damage: d, rotation: rotation) }
         guard memcmp(memory, expected, count) != 0 else { return 0 }
         return (0..<count).count { memory.load(fromByteOffset: $0, as: UInt8.self) != expected.load(fromByteOffset: $0, as: UInt8.self) }
+    }
+
+    /// A whole 800x480 frame, and damage that crosses tiles down and across: a turned panel is 800
+    /// rows tall, over three of the 256-row tiles at 32 bits and twelve of the 64-row ones at 16.
+    @Test(arguments: DisplayRotation.allCases, [PixelFormat.xrgb8888, .rgb565])
+    func aPanelSizedFrameCrossesTilesDownAndAcrossAndGivesTheNaiveCopy(rotation: DisplayRotation, format: PixelFormat) throws {
+        let shadow = try numberedShadow(width: 800, height: 480, format: format)
+        let size = rotation.panelSize(width: 800, height: 480)
+        let stride = size.width * format.bytesPerPixel + 64
+        for damage in [[PixelRect(x: 0, y: 0, width: 800, height: 480)],
+                       [PixelRect(x: 250, y: 29, width: 301, height: 70), PixelRect(x: 3, y: 200, width: 797, height: 9)]] {
+            #expect(wrongBytes(shadow, width: size.width, height: size.height, stride: stride, damage: damage, rotation: rotation) == 0,
+                    "\(rotation) \(format) damage \(damage)")
+        }
     }
 
     /// Damage of every width and height from 1 to 17 pixels, at every offset mod 8 across and down:

@@ -28,8 +28,10 @@ final class FingersOnScene {
     var onFrame: (KioskScene, Instant) -> Void = { _, _ in }
     var now: Instant { fingers.now }
 
-    init() throws {
-        let configuration = try KioskConfiguration.load(path: defaultConfigPath)
+    /// The default config's scene, or the scene of a config's `text`.
+    init(configText text: String? = nil) throws {
+        let configuration = try text.map { text throws(ConfigError) in try KioskConfiguration.parse(text, file: "test.toml") }
+            ?? KioskConfiguration.load(path: defaultConfigPath)
         scene = try KioskScene(configuration.scene, recordsEvents: false)
     }
 }

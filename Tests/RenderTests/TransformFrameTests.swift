@@ -1,4 +1,5 @@
 import Gestures
+import KioskConfig
 import KioskCore
 import KioskTestSupport
 @testable import Render
@@ -67,6 +68,46 @@ import Testing
         on.fingers.wait(0.1)
         exact.draw(scene: on.scene, at: on.now, into: b)
         #expect(a.hasSamePixels(as: b), "settled squares drawn exactly: \(firstDifference(a, b))")
+    }
+
+    /// Squares hanging off the left, top, right and bottom edges, pinched and turned by two
+    /// fingers on their visible parts: the rows and columns off the frame are cut, and what is on
+    /// it stays within the tolerance of cairo's exact redraw.
+    @Test func squaresHangingOffTheEdgesStayWithinToleranceWhileTransforming() throws {
+        let text = try String(contentsOfFile: defaultConfigPath, encoding: .utf8)
+            .replacingOccurrences(of: "frame = [100, 130, 120, 120]", with: "frame = [-70, 130, 120, 120]")
+            .replacingOccurrences(of: "frame = [340, 130, 120, 120]", with: "frame = [340, -70, 120, 120]")
+            .replacingOccurrences(of: "frame = [580, 130, 120, 120]", with: "frame = [740, 410, 120, 120]")
+        let on = try FingersOnScene(configText: text)
+        #expect(on.scene.views.filter { $0.kind == .square }.map(\.baseFrame.minX) == [-70, 340, 740], "the squares moved to the edges")
+        let cached = try SceneRenderer()
+        let exact = SceneRenderer(font: cached.font, cachesTransforms: false)
+        let a = try PixelBuffer(width: 800, height: 480), b = try PixelBuffer(width: 800, height: 480)
+        var transforming = 0, worst = 0, worstShare = 0.0
+        on.onFrame = { scene, now in
+            cached.draw(scene: scene, at: now, into: a)
+            exact.draw(scene: scene, at: now, into: b)
+            guard scene.views.indices.contains(where: { ViewLook.isTransforming(scene, ViewID($0)) }) else { return }
+            transforming += 1
+            let (most, off) = difference(a, b)
+            worst = max(worst, most)
+            worstShare = max(worstShare, Double(off) / Double(800 * 480))
+        }
+        // Two fingers on each square's visible part, 30 px apart, spread and turned about their middle.
+        let visible = [Point(x: 25, y: 190), Point(x: 400, y: 25), Point(x: 770, y: 445)]
+        let d = Point(x: 15, y: 0), turned = (d * 1.4).rotated(by: 0.9)
+        var targets: [Int: Point] = [:]
+        for c in visible {
+            let two = on.fingers.down(c - d, after: Fingers.frame) + on.fingers.down(c + d, after: Fingers.frame)
+            targets[two[0]] = c - turned
+            targets[two[1]] = c + turned
+        }
+        on.fingers.move(targets, over: 30 * Fingers.frame)
+        #expect(transforming > 20, "the squares were pinched and turned")
+        #expect(on.scene.views.filter { $0.kind == .square }.allSatisfy { $0.rotation != 0 }, "every square turned")
+        #expect(worst <= Self.tolerance, "a frame differs by \(worst) levels from an exact redraw")
+        #expect(worstShare <= Self.offShare, "a frame has \(worstShare * 100)% of its pixels off by more than 2 levels")
+        on.fingers.up()
     }
 
     /// The start and the end of a transform change the square's look, so both are redrawn.
