@@ -13,7 +13,7 @@ import KioskCore
 /// is nil: frames are drawn at once.
 public struct VBlankGrid: Sendable, Equatable {
     /// One refresh, in microseconds (16 683.3 for 1080p at 59.94 Hz).
-    public private(set) var periodMicroseconds: Double
+    public let periodMicroseconds: Double
     /// How far a time may lie from the grid and still be on it.
     public static let toleranceMicroseconds = 500.0
     /// Times in a row on the grid (after the first) before it is trusted.
@@ -74,13 +74,6 @@ public struct VBlankGrid: Sendable, Equatable {
     public mutating func forget() {
         lastVBlank = nil
         streak = 0
-    }
-
-    /// Forgets the grid and takes a new mode's period.
-    public mutating func modeChanged(periodMicroseconds period: Double) {
-        precondition(period > 0, "refresh period \(period) µs")
-        periodMicroseconds = period
-        forget()
     }
 
     /// The first vblank strictly after `t`, never the last one seen; nil while the grid is not trusted.

@@ -137,6 +137,8 @@ public final class SceneRenderer {
         }
         framePixels = needsClip ? nil : FramePixels(target.surface)
         paint(cr, scene, at: now, clipped: clipped)
+        // Its pointer is into this frame's surface only.
+        framePixels = nil
         cairo_restore(cr)
         for r in pixelClip { target.finish(x0: Int(r.minX), y0: Int(r.minY), x1: Int(r.maxX), y1: Int(r.maxY)) }
     }
