@@ -2,7 +2,6 @@ import Foundation
 import Gestures
 import KioskCore
 import Scene
-import TOMLKit
 
 /// A kiosk's configuration, read from one TOML file: the panel, the scene and its gesture graph.
 public struct KioskConfiguration: Sendable {
@@ -44,17 +43,7 @@ public struct KioskConfiguration: Sendable {
 
     /// Reads and validates config text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> KioskConfiguration {
-        let root: TOMLTable
-        do {
-            root = try TOMLGuard.parse(text)
-        } catch let e as TOMLGuard.Problem {
-            throw ConfigError(file: file, line: e.line, key: "", message: "column \(e.column): not valid TOML: \(e.message)")
-        } catch let e as TOMLParseError {
-            throw ConfigError(file: file, line: e.source.begin.line, key: "",
-                              message: "column \(e.source.begin.column): not valid TOML: \(e.description)")
-        } catch {
-            throw ConfigError(file: file, line: 0, key: "", message: "not valid TOML: \(error)")
-        }
+        let root = try parseTOML(text, file: file)
         let locator = KeyLocator(text)
         let top = TableReader(root, path: "", label: "the file", file: file, locator: locator)
         try top.rejectUnknownKeys(allowed: topLevelKeys)
@@ -72,10 +61,12 @@ public struct KioskConfiguration: Sendable {
         guard !viewTables.isEmpty else {
             throw ConfigError(file: file, line: 0, key: "view", message: "no [[view]] declared; the first must be the canvas")
         }
+        var names = ViewNames(mqtt: top.has("mqtt"))
         for var r in viewTables {
             let v = try section.view(r)
             r.shownPath = "view \"\(v.name)\""
-            if scene.views.contains(where: { $0.name == v.name }) { throw r.error("name", "view '\(v.name)' is declared twice") }
+            let nameAt = SourceLocation(file: file, line: locator.line(of: r.keyPath("name")))
+            if let collision = names.add(v.name, kind: v.kind, at: nameAt) { throw r.error("name", collision) }
             if scene.views.isEmpty {
                 guard v.kind == .canvas, v.parent == nil else {
                     throw r.error(nil, "the first [[view]] must be the root canvas (kind = \"canvas\", no parent)")
@@ -119,6 +110,19 @@ public struct KioskConfiguration: Sendable {
         configuration.hooks = try HookSection().settings(top, views: scene.views)
         configuration.mqtt = mqtt
         return configuration
+    }
+}
+
+extension KioskConfiguration {
+    /// The TOML document in `text`, or why it is not TOML, at its line and column.
+    static func parseTOML(_ text: String, file: String) throws(ConfigError) -> TOMLDocument {
+        switch ConfigParsing.parse(text) {
+        case .success(let document): return document
+        case .failure(let e) where e.line > 0:
+            throw ConfigError(file: file, line: e.line, key: "", message: "column \(e.column): not valid TOML: \(e.message)")
+        case .failure(let e):
+            throw ConfigError(file: file, line: 0, key: "", message: "not valid TOML: \(e.message)")
+        }
     }
 }
 
