@@ -1,7 +1,6 @@
 import KioskConfig
 import KioskCore
 import KioskLog
-import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,10 +45,9 @@ public final class LogOutputs: LogPump {
         if let problem { writer.write(level: .error, message: problem, metadata: [:]) }
     }
 
-    /// Makes every `Logger` in the process write here; once per process.
+    /// The kiosk's logger, writing here; once per process.
     public func bootstrap() -> Logger {
-        writer.bootstrap()
-        let logger = Logger(label: "kiosk")
+        let logger = writer.logger(label: "kiosk")
         problemLogger = logger
         return logger
     }
