@@ -5,7 +5,7 @@ import KioskLog
 import Glibc
 #endif
 
-/// The kiosk's log as `[log]` sets it up: the serial console and stderr behind one swift-log
+/// The kiosk's log as `[log]` sets it up: the serial console and stderr behind one log
 /// handler, with a level a reload can change. Both outputs are bounded and never block; the
 /// loop writes what they hold when poll says they can take it.
 public final class LogOutputs: LogPump {
