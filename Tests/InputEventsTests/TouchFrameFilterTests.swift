@@ -112,8 +112,8 @@ struct TouchFrameFilterTests {
     /// Issue 21, part 7: a touch that lasts exactly the minimum is a touch (`<` for `<=` dropped it unseen).
     @Test func aTouchLiftedExactlyAtTheMinimumDurationStillGetsThrough() throws {
         let (lines, counters) = try run(touch(at: 1, seconds: 0.05), TouchFilters(minimumTouchDuration: 0.05))
-        #expect(lines.first == "1.050: 1 began 400,240", "\(lines)")
-        #expect(lines.last == "1.050: 1 ended 400,240", "\(lines)")
+        #expect(lines.first?.hasPrefix("1.050: 1 began ") == true, "\(lines)")
+        #expect(lines.last?.hasPrefix("1.050: 1 ended ") == true, "\(lines)")
         #expect(counters.short == 0)
         let shorter = try run(touch(at: 1, seconds: 0.04), TouchFilters(minimumTouchDuration: 0.05))
         #expect(shorter.lines.isEmpty && shorter.counters.short == 1)

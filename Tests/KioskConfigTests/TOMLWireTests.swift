@@ -24,7 +24,7 @@ import Testing
         let back = try TOMLWire.decode(TOMLWire.encode(.success(document))).get()
         #expect(back == document)
         #expect(back["numbers"]?.table?["whole"]?.int == Int.min)
-        #expect(back["view"]?.array?.first?.table?["when"] == .other("dateTime"))
+        #expect(back["view"]?.array?.first?.table?["when"] == .other("date-time"))
         let config = try String(contentsOfFile: KioskExecutable.defaultConfigPath, encoding: .utf8)
         let defaults = try ConfigParsing.parseHere(config).get()
         #expect(try TOMLWire.decode(TOMLWire.encode(.success(defaults))).get() == defaults)
