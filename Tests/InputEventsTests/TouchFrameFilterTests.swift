@@ -111,11 +111,20 @@ struct TouchFrameFilterTests {
 
     /// Issue 21, part 7: a touch that lasts exactly the minimum is a touch (`<` for `<=` dropped it unseen).
     @Test func aTouchLiftedExactlyAtTheMinimumDurationStillGetsThrough() throws {
-        let (lines, counters) = try run(touch(at: 1, seconds: 0.05), TouchFilters(minimumTouchDuration: 0.05))
-        #expect(lines.first?.hasPrefix("1.050: 1 began ") == true, "\(lines)")
-        #expect(lines.last?.hasPrefix("1.050: 1 ended ") == true, "\(lines)")
+        let filters = TouchFilters(minimumTouchDuration: 0.05)
+        // Lifted at 1.05 with no report between: the lift's own report begins it first.
+        let t0 = Instant(seconds: 1), lift = Instant(seconds: 1.05)
+        let quiet = [InputEvent(time: t0, AbsoluteAxis.multitouchSlot, 0), InputEvent(time: t0, AbsoluteAxis.multitouchTrackingID, 1),
+                     InputEvent(time: t0, AbsoluteAxis.multitouchPositionX, 400), InputEvent(time: t0, AbsoluteAxis.multitouchPositionY, 240),
+                     .report(at: t0), InputEvent(time: lift, AbsoluteAxis.multitouchTrackingID, -1), .report(at: lift)]
+        let (lines, counters) = try run(quiet, filters)
+        #expect(lines == ["1.050: 1 began 400,240", "1.050: 1 ended 400,240"])
         #expect(counters.short == 0)
-        let shorter = try run(touch(at: 1, seconds: 0.04), TouchFilters(minimumTouchDuration: 0.05))
+        // Reported every 10 ms: the report at 1.05 begins it.
+        let (reported, _) = try run(touch(at: 1, seconds: 0.05), filters)
+        #expect(reported.first?.hasPrefix("1.050: 1 began ") == true, "\(reported)")
+        #expect(reported.last?.hasPrefix("1.050: 1 ended ") == true, "\(reported)")
+        let shorter = try run(touch(at: 1, seconds: 0.04), filters)
         #expect(shorter.lines.isEmpty && shorter.counters.short == 1)
     }
 
