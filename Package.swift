@@ -113,13 +113,15 @@ let package = Package(
         // check-config, show; deploy/; its files, signals and exit statuses.
         .testTarget(name: "CommandTests", dependencies: ["kiosk", "Render", "Runtime", "KioskConfig", "InputEvents", "KioskCore",
                                                         "KioskLog", "KioskTestSupport"]),
-        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "KioskCore", "KioskTestSupport"]),
+        .testTarget(name: "KioskConfigTests", dependencies: ["kiosk", "KioskConfig", "Scene", "Gestures", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
                                                        "KioskCore", "KioskConfig"],
                     exclude: ["Golden"]),
         // Against a real Mosquitto broker (apt mosquitto mosquitto-clients) started by the tests.
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTProtocol", "KioskConfig", "Scene", "KioskCore", "kiosk",
                                                      "Runtime", "Render", "Display", "KioskLog", "KioskTestSupport"]),
-        .testTarget(name: "SceneTests", dependencies: ["KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
+        // ARCHITECTURE.md's names checked against the tree (files, and the symbols it places in them).
+        .testTarget(name: "DocumentationTests", dependencies: ["KioskTestSupport"]),
+        .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )
