@@ -115,11 +115,11 @@ def rss_kb(pid):
     raise SystemExit("soak: kiosk has no VmRSS")
 
 
-def wait_until(what, check, seconds=60):
+def wait_until(what, check, seconds=60, state=lambda: ""):
     end = time.monotonic() + seconds
     while not check():
         if time.monotonic() > end:
-            raise SystemExit(f"soak: {what} did not happen within {seconds} s")
+            raise SystemExit(f"soak: {what} did not happen within {seconds} s {state()}")
         time.sleep(0.01)
 
 
@@ -245,7 +245,13 @@ topic_prefix = "{self.prefix}"
                 sent += 1
             else:
                 time.sleep(0.05)  # the queue of 16 is full: the taps before play first
-        wait_until(f"{expected} taps", lambda: self.control.views()["button"]["taps"] == expected, 120)
+        seen = []
+
+        def landed():
+            seen[:] = [self.control.views()["button"]["taps"]]
+            return seen[0] >= expected
+        wait_until(f"{expected} taps", landed, 120, lambda: f"(counted {seen})")
+        self.expect(seen[0] == expected, f"{expected} taps counted, not {seen[0]}") if seen[0] != expected else None
 
     def phase_load(self, rounds, taps_per_round):
         last_slider = last_switch = None
