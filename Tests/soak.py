@@ -250,7 +250,8 @@ topic_prefix = "{self.prefix}"
         def landed():
             seen[:] = [self.control.views()["button"]["taps"]]
             return seen[0] >= expected
-        wait_until(f"{expected} taps", landed, 120, lambda: f"(counted {seen})")
+        wait_until(f"{expected} taps", landed, 120,
+                   lambda: f"(counted {seen}); kiosk's last lines:\n" + "\n".join(self.log.lines[-15:]))
         self.expect(seen[0] == expected, f"{expected} taps counted, not {seen[0]}") if seen[0] != expected else None
 
     def phase_load(self, rounds, taps_per_round):
