@@ -86,29 +86,12 @@ public enum CalibrationWriteError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Where a TOML document's keys, values and table headers are, as byte offsets: enough of TOML's
-/// grammar to step over any value (strings of the four kinds, arrays and inline tables across
-/// lines, comments) without reading it.
+/// Where a TOML document's keys, values and table headers are, as byte offsets: `TOMLTokens`'
+/// events, sorted for the writer.
 struct TOMLSpans {
-    struct Entry {
-        /// The full key path: the table's, then the dotted key's.
-        var path: [String]
-        /// The table header's path it is under (empty: the top, or an inline table's owner).
-        var tablePath: [String]
-        var value: Range<Int>
-        var line: Int
-    }
-    struct Header {
-        var path: [String]
-        var isArray: Bool
-        /// Just past the header line's end, its line break included.
-        var lineEnd: Int
-        var line: Int
-    }
-    struct InlineTable {
-        var path: [String]
-        var braces: Range<Int>
-    }
+    typealias Entry = TOMLTokens.Entry
+    typealias Header = TOMLTokens.Header
+    typealias InlineTable = TOMLTokens.InlineTable
     struct Problem: Error {
         var message: String
         var line: Int
@@ -117,191 +100,23 @@ struct TOMLSpans {
     private(set) var entries: [Entry] = []
     private(set) var headers: [Header] = []
     private(set) var inlineTables: [InlineTable] = []
-    private let b: [UInt8]
-    private var i = 0
+    private let tokens: TOMLTokens
 
     init(_ bytes: [UInt8]) throws(Problem) {
-        b = bytes
-        var table: [String] = []
-        while true {
-            skipBlankLinesAndComments()
-            guard i < b.count else { break }
-            if b[i] == UInt8(ascii: "[") {
-                let isArray = i + 1 < b.count && b[i + 1] == UInt8(ascii: "[")
-                i += isArray ? 2 : 1
-                skipSpaces()
-                let path = try key()
-                skipSpaces()
-                try expect("]")
-                if isArray { try expect("]") }
-                table = path
-                let end = lineEnd(after: i)
-                try expectLineEnd()
-                headers.append(Header(path: path, isArray: isArray, lineEnd: end, line: line(at: i - 1)))
-                i = end
-            } else {
-                try keyValue(prefix: table, tablePath: table)
-                try expectLineEnd()
+        tokens = TOMLTokens(bytes: bytes)
+        if let p = tokens.problem { throw Problem(message: p.message, line: p.line) }
+        for event in tokens.events {
+            switch event {
+            case .entry(let e): entries.append(e)
+            case .header(let h): headers.append(h)
+            case .inlineTable(let t): inlineTables.append(t)
+            case .element: break
             }
         }
     }
 
     /// Just past the end of the line holding `offset`: after its `\n`, or the text's end.
-    func lineEnd(after offset: Int) -> Int {
-        var j = offset
-        while j < b.count, b[j] != 0x0A { j += 1 }
-        return j < b.count ? j + 1 : j
-    }
-
-    private func line(at offset: Int) -> Int { b[..<min(offset, b.count)].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) } }
-
-    private mutating func keyValue(prefix: [String], tablePath: [String]) throws(Problem) {
-        let path = prefix + (try key())
-        skipSpaces()
-        try expect("=")
-        skipSpaces()
-        let start = i
-        try value(path: path, tablePath: tablePath)
-        entries.append(Entry(path: path, tablePath: tablePath, value: start..<i, line: line(at: start)))
-    }
-
-    /// A dotted key: bare parts and quoted parts, spaces around the dots.
-    private mutating func key() throws(Problem) -> [String] {
-        var parts: [String] = []
-        repeat {
-            skipSpaces()
-            guard i < b.count else { throw problem("a key is missing") }
-            if b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") {
-                let quote = b[i], start = i + 1
-                i += 1
-                while i < b.count, b[i] != quote, b[i] != 0x0A {
-                    if quote == UInt8(ascii: "\""), b[i] == UInt8(ascii: "\\") { i += 1 }
-                    i += 1
-                }
-                guard i < b.count, b[i] == quote else { throw problem("a quoted key is not closed") }
-                parts.append(String(decoding: b[start..<i], as: UTF8.self))
-                i += 1
-            } else {
-                let start = i
-                while i < b.count, Self.isBareKey(b[i]) { i += 1 }
-                guard i > start else { throw problem("a key is missing") }
-                parts.append(String(decoding: b[start..<i], as: UTF8.self))
-            }
-            skipSpaces()
-        } while accept(".")
-        return parts
-    }
-
-    private mutating func value(path: [String], tablePath: [String]) throws(Problem) {
-        guard i < b.count else { throw problem("a value is missing") }
-        switch b[i] {
-        case UInt8(ascii: "\""), UInt8(ascii: "'"):
-            try string()
-        case UInt8(ascii: "["):
-            i += 1
-            while true {
-                skipWhitespaceAndComments()
-                if accept("]") { return }
-                try value(path: path, tablePath: tablePath)
-                skipWhitespaceAndComments()
-                if accept("]") { return }
-                try expect(",")
-            }
-        case UInt8(ascii: "{"):
-            let start = i
-            i += 1
-            skipSpaces()
-            if !accept("}") {
-                while true {
-                    skipSpaces()
-                    try keyValue(prefix: path, tablePath: [])
-                    skipSpaces()
-                    if accept("}") { break }
-                    try expect(",")
-                }
-            }
-            inlineTables.append(InlineTable(path: path, braces: start..<i))
-        default:
-            // Numbers, booleans, dates: up to what ends a value.
-            let start = i
-            while i < b.count, !Self.endsScalar(b[i]) {
-                // A date and time may hold one space: "1979-05-27 07:32:00".
-                if b[i] == 0x20, i + 1 < b.count, (0x30...0x39).contains(b[i + 1]), i > start, (0x30...0x39).contains(b[i - 1]),
-                   b[start..<i].contains(UInt8(ascii: "-")) { i += 1; continue }
-                if b[i] == 0x20 { break }
-                i += 1
-            }
-            guard i > start else { throw problem("a value is missing") }
-        }
-    }
-
-    private mutating func string() throws(Problem) {
-        let quote = b[i]
-        let triple = i + 2 < b.count && b[i + 1] == quote && b[i + 2] == quote
-        i += triple ? 3 : 1
-        while i < b.count {
-            if quote == UInt8(ascii: "\""), b[i] == UInt8(ascii: "\\") { i += 2; continue }
-            if b[i] == quote {
-                if !triple { i += 1; return }
-                if i + 2 < b.count, b[i + 1] == quote, b[i + 2] == quote {
-                    // Up to two more quotes may close the string: """a"""" is `a"`.
-                    i += 3
-                    while i < b.count, b[i] == quote { i += 1 }
-                    return
-                }
-            }
-            if !triple, b[i] == 0x0A { break }
-            i += 1
-        }
-        throw problem("a string is not closed")
-    }
-
-    private static func isBareKey(_ c: UInt8) -> Bool {
-        (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
-    }
-
-    private static func endsScalar(_ c: UInt8) -> Bool {
-        c == UInt8(ascii: ",") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") || c == UInt8(ascii: "#")
-            || c == 0x0A || c == 0x0D || c == 0x09
-    }
-
-    private mutating func skipSpaces() { while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 } }
-
-    private mutating func skipComment() {
-        if i < b.count, b[i] == UInt8(ascii: "#") { while i < b.count, b[i] != 0x0A { i += 1 } }
-    }
-
-    private mutating func skipWhitespaceAndComments() {
-        while i < b.count {
-            skipSpaces()
-            skipComment()
-            guard i < b.count, b[i] == 0x0A || b[i] == 0x0D else { return }
-            i += 1
-        }
-    }
-
-    private mutating func skipBlankLinesAndComments() { skipWhitespaceAndComments() }
-
-    /// After a statement: spaces, a comment, then the line's end or the text's.
-    private mutating func expectLineEnd() throws(Problem) {
-        skipSpaces()
-        skipComment()
-        if i < b.count, b[i] == 0x0D { i += 1 }
-        guard i >= b.count || b[i] == 0x0A else { throw problem("unexpected text after a value") }
-        if i < b.count { i += 1 }
-    }
-
-    private mutating func accept(_ c: Character) -> Bool {
-        guard i < b.count, b[i] == c.asciiValue! else { return false }
-        i += 1
-        return true
-    }
-
-    private mutating func expect(_ c: Character) throws(Problem) {
-        guard accept(c) else { throw problem("expected '\(c)'") }
-    }
-
-    private func problem(_ message: String) -> Problem { Problem(message: message, line: line(at: i)) }
+    func lineEnd(after offset: Int) -> Int { tokens.lineEnd(after: offset) }
 }
 
 extension CalibrationWriter {
