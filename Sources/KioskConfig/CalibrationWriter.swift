@@ -20,38 +20,40 @@ public enum CalibrationWriter {
         let value = "[" + matrix.map(formatted).joined(separator: ", ") + "]"
         let newline = bytes.firstIndex(of: 0x0A).map { $0 > 0 && bytes[$0 - 1] == 0x0D ? "\r\n" : "\n" } ?? "\n"
 
-        if let pointercal = spans.entries.first(where: { $0.path == ["input", "pointercal"] }) {
+        let input = SectionKey.input.name, calibration = InputKey.calibration.name
+        if let pointercal = spans.entries.first(where: { $0.path == [input, InputKey.pointercal.name] }) {
             throw .pointercalGiven(line: pointercal.line)
         }
-        if let entry = spans.entries.first(where: { $0.path == ["input", "calibration"] }) {
+        if let entry = spans.entries.first(where: { $0.path == [input, calibration] }) {
             return splice(bytes, entry.value, value)
         }
-        if let header = spans.headers.first(where: { $0.path == ["input"] && !$0.isArray }) {
+        if let header = spans.headers.first(where: { $0.path == [input] && !$0.isArray }) {
             // Right under the header: the key is in [input] whatever follows.
             let atEnd = header.lineEnd == bytes.count && !text.hasSuffix("\n")
-            let insertion = atEnd ? newline + "calibration = " + value : "calibration = " + value + newline
+            let insertion = atEnd ? newline + calibration + " = " + value : calibration + " = " + value + newline
             return splice(bytes, header.lineEnd..<header.lineEnd, insertion)
         }
-        if spans.headers.contains(where: { $0.path == ["input"] }) {
-            throw .inputIsArrayOfTables(line: spans.headers.first { $0.path == ["input"] }!.line)
+        if spans.headers.contains(where: { $0.path == [input] }) {
+            throw .inputIsArrayOfTables(line: spans.headers.first { $0.path == [input] }!.line)
         }
-        if let table = spans.inlineTables.first(where: { $0.path == ["input"] }) {
+        if let table = spans.inlineTables.first(where: { $0.path == [input] }) {
             let inside = bytes[table.braces.lowerBound + 1..<table.braces.upperBound - 1]
             let empty = inside.allSatisfy { $0 == 0x20 || $0 == 0x09 }
             let at = table.braces.lowerBound + 1
-            return splice(bytes, at..<at, empty ? " calibration = \(value) " : " calibration = \(value),")
+            return splice(bytes, at..<at, empty ? " \(calibration) = \(value) " : " \(calibration) = \(value),")
         }
-        if let last = spans.entries.last(where: { $0.path.first == "input" && $0.path.count > 1 && $0.tablePath.isEmpty }) {
+        if let last = spans.entries.last(where: { $0.path.first == input && $0.path.count > 1 && $0.tablePath.isEmpty }) {
             // Dotted keys at the top define [input]; a header for it now would define it twice.
             let lineEnd = spans.lineEnd(after: last.value.upperBound)
             let atEnd = lineEnd == bytes.count && !text.hasSuffix("\n")
-            let insertion = atEnd ? newline + "input.calibration = " + value : "input.calibration = " + value + newline
+            let line = "\(input).\(calibration) = \(value)"
+            let insertion = atEnd ? newline + line : line + newline
             return splice(bytes, lineEnd..<lineEnd, insertion)
         }
         var tail = ""
         if !bytes.isEmpty && bytes.last != 0x0A { tail += newline }
         if !bytes.isEmpty { tail += newline }
-        return text + tail + "[input]" + newline + "calibration = " + value + newline
+        return text + tail + SectionKey.input.header + newline + calibration + " = " + value + newline
     }
 
     /// A number as the file gets it: up to six decimals, never an exponent (TOML takes both, people read this).
@@ -120,6 +122,8 @@ struct TOMLSpans {
 }
 
 extension CalibrationWriter {
+    static let calibrationPath = "\(SectionKey.input.name).\(InputKey.calibration.name)"
+
     /// The config at `path` with its calibration set, read back through the full parser: the
     /// matrix reads as written and nothing else changed. Errors name the file.
     public static func rewritten(_ matrix: [Double], config path: String) throws(ConfigError) -> (old: String, new: String) {
@@ -135,7 +139,7 @@ extension CalibrationWriter {
             new = try write(matrix, into: old)
         } catch {
             if case .unreadable(_, let line) = error { throw ConfigError(file: path, line: line, key: "", message: "\(error)") }
-            throw ConfigError(file: path, line: 0, key: "input.calibration", message: "\(error)")
+            throw ConfigError(file: path, line: 0, key: calibrationPath, message: "\(error)")
         }
         let after = try KioskConfiguration.parse(new, file: path)
         var expected = before.runtime
@@ -143,7 +147,7 @@ extension CalibrationWriter {
         // The scene's views know their lines, which an added line moves: compared as check-config prints them.
         let same = KioskConfiguration(file: path, scene: before.scene, runtime: expected).resolvedText == after.resolvedText
         guard after.runtime == expected, same else {
-            throw ConfigError(file: path, line: 0, key: "input.calibration",
+            throw ConfigError(file: path, line: 0, key: calibrationPath,
                               message: "the file's TOML is written in a way kiosk calibrate cannot edit safely; add `calibration = [...]` to [input] by hand")
         }
         return (old, new)

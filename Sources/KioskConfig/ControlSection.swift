@@ -33,8 +33,6 @@ extension ControlSettings {
 
 /// Reads `[control]` into `ControlSettings`.
 struct ControlSection {
-    static let name = "control"
-    static let keys = ["socket", "max_clients", "client_queue"]
     /// `socket = "none"`: no control socket.
     static let noSocket = "none"
     /// sockaddr_un's sun_path holds 108 bytes with the terminating zero.
@@ -42,24 +40,24 @@ struct ControlSection {
 
     func settings(_ top: TableReader) throws(ConfigError) -> ControlSettings {
         var c = ControlSettings()
-        guard let r = try top.subtable(Self.name) else { return c }
-        try r.rejectUnknownKeys(allowed: Self.keys)
-        if let s = try r.string("socket") {
+        guard let r = try top.subtable(SectionKey.control) else { return c }
+        try r.rejectUnknownKeys(allowed: ControlKey.names)
+        if let s = try r.string(ControlKey.socket) {
             if s == Self.noSocket {
                 c.socket = nil
             } else {
                 guard s.hasPrefix("/"), !s.hasSuffix("/") else {
-                    throw r.error("socket", "'\(s)' is neither an absolute path to a socket file nor '\(Self.noSocket)'. "
+                    throw r.error(ControlKey.socket, "'\(s)' is neither an absolute path to a socket file nor '\(Self.noSocket)'. "
                         + "Allowed: a path such as \"\(ControlSettings.defaultSocket)\", or \"\(Self.noSocket)\" (no control socket)")
                 }
                 guard s.utf8.count <= Self.maximumPathBytes else {
-                    throw r.error("socket", "the path is \(s.utf8.count) bytes long; a Unix socket's path holds at most \(Self.maximumPathBytes)")
+                    throw r.error(ControlKey.socket, "the path is \(s.utf8.count) bytes long; a Unix socket's path holds at most \(Self.maximumPathBytes)")
                 }
                 c.socket = s
             }
         }
-        c.maximumClients = try r.int("max_clients", in: 1...256) ?? c.maximumClients
-        c.clientQueueLines = try r.int("client_queue", in: 16...65536) ?? c.clientQueueLines
+        c.maximumClients = try r.int(ControlKey.maxClients, in: 1...256) ?? c.maximumClients
+        c.clientQueueLines = try r.int(ControlKey.clientQueue, in: 16...65536) ?? c.clientQueueLines
         return c
     }
 }
@@ -67,9 +65,9 @@ struct ControlSection {
 extension TOMLWriter {
     /// `[control]` as check-config prints it.
     mutating func control(_ c: ControlSettings) {
-        header("[control]")
-        string("socket", c.socket ?? ControlSection.noSocket)
-        int("max_clients", c.maximumClients)
-        int("client_queue", c.clientQueueLines)
+        header(SectionKey.control.header)
+        string(ControlKey.socket, c.socket ?? ControlSection.noSocket)
+        int(ControlKey.maxClients, c.maximumClients)
+        int(ControlKey.clientQueue, c.clientQueueLines)
     }
 }

@@ -59,55 +59,52 @@ public struct HookSettings: Sendable, Equatable {
 
 /// Reads `[hooks]` and every `[[hook]]` into `HookSettings`.
 struct HookSection {
-    static let sections = ["hook", "hooks"]
-    static let limitKeys = ["max_running", "queue", "kill_grace"]
-    static let hookKeys = ["view", "event", "run", "timeout"]
     /// A day: a hook that runs longer is not a hook but a service.
     static let longestTimeout = 86_400.0
 
     func settings(_ top: TableReader, views: [ViewDescription]) throws(ConfigError) -> HookSettings {
         var s = HookSettings()
         if let r = try top.subtable("hooks") {
-            try r.rejectUnknownKeys(allowed: Self.limitKeys)
-            s.maxRunning = try r.int("max_running", in: 1...64) ?? s.maxRunning
-            s.queueLimit = try r.int("queue", in: 0...4096) ?? s.queueLimit
-            s.killGraceSeconds = try r.number("kill_grace", in: 0.1...60, unit: " of seconds") ?? s.killGraceSeconds
+            try r.rejectUnknownKeys(allowed: HooksKey.names)
+            s.maxRunning = try r.int(HooksKey.maxRunning, in: 1...64) ?? s.maxRunning
+            s.queueLimit = try r.int(HooksKey.queue, in: 0...4096) ?? s.queueLimit
+            s.killGraceSeconds = try r.number(HooksKey.killGrace, in: 0.1...60, unit: " of seconds") ?? s.killGraceSeconds
         }
-        for r in try top.tables("hook") ?? [] {
+        for r in try top.tables(SectionKey.hook) ?? [] {
             s.hooks.append(try hook(r, views: views))
         }
         return s
     }
 
     func hook(_ r: TableReader, views: [ViewDescription]) throws(ConfigError) -> HookDescription {
-        try r.rejectUnknownKeys(allowed: Self.hookKeys)
+        try r.rejectUnknownKeys(allowed: HookKey.names)
         let location = SourceLocation(file: r.file, line: r.locator.line(of: r.path))
         let controls = views.filter { [.button, .slider, .toggle].contains($0.kind) }.map(\.name)
-        let name = try r.requiredString("view")
+        let name = try r.requiredString(HookKey.view)
         guard let view = views.first(where: { $0.name == name }) else {
             var message = "no view is named '\(name)'"
             if let near = nearest(name, among: views.map(\.name)) { message += " (did you mean '\(near)'?)" }
-            throw r.error("view", message + "; hooks run on controls: \(controls.joined(separator: ", "))")
+            throw r.error(HookKey.view, message + "; hooks run on controls: \(controls.joined(separator: ", "))")
         }
-        let eventName = try r.requiredString("event")
-        guard let event = try r.choice("event", HookEvent.allCases.map(\.rawValue)).flatMap(HookEvent.init(rawValue:)) else {
-            throw r.error("event", "'\(eventName)' is not a control event")
+        let eventName = try r.requiredString(HookKey.event)
+        guard let event = try r.choice(HookKey.event, HookEvent.allCases.map(\.rawValue)).flatMap(HookEvent.init(rawValue:)) else {
+            throw r.error(HookKey.event, "'\(eventName)' is not a control event")
         }
         guard event.kinds.contains(view.kind) else {
             let senders = views.filter { event.kinds.contains($0.kind) }.map(\.name)
-            throw r.error("event", "a \(view.kind.rawValue) never sends \(event.rawValue)"
+            throw r.error(HookKey.event, "a \(view.kind.rawValue) never sends \(event.rawValue)"
                 + (senders.isEmpty ? "" : "; the views that do: \(senders.joined(separator: ", "))"))
         }
-        guard let run = try r.strings("run"), let program = run.first, !program.isEmpty else {
-            if !r.has("run") { throw r.error(nil, "a hook needs 'run', such as run = [\"/usr/local/bin/open-door\", \"--fast\"]") }
-            throw r.error("run", "expected the program and its arguments, such as [\"/usr/local/bin/open-door\", \"--fast\"]")
+        guard let run = try r.strings(HookKey.run), let program = run.first, !program.isEmpty else {
+            if !r.has(HookKey.run) { throw r.error(nil, "a hook needs 'run', such as run = [\"/usr/local/bin/open-door\", \"--fast\"]") }
+            throw r.error(HookKey.run, "expected the program and its arguments, such as [\"/usr/local/bin/open-door\", \"--fast\"]")
         }
         guard program.hasPrefix("/") else {
-            throw r.error("run", "'\(program)' is not an absolute path; hooks run no shell and search no PATH, "
+            throw r.error(HookKey.run, "'\(program)' is not an absolute path; hooks run no shell and search no PATH, "
                 + "so name the program in full, such as \"/usr/bin/\(program.split(separator: "/").last ?? "")\"")
         }
-        if let problem = Self.problem(program) { throw r.error("run", problem) }
-        let timeout = try r.number("timeout", in: 0.001...Self.longestTimeout, unit: " of seconds") ?? HookSettings.defaultTimeout
+        if let problem = Self.problem(program) { throw r.error(HookKey.run, problem) }
+        let timeout = try r.number(HookKey.timeout, in: 0.001...Self.longestTimeout, unit: " of seconds") ?? HookSettings.defaultTimeout
         return HookDescription(view: name, event: event, run: run, timeoutSeconds: timeout, location: location)
     }
 
@@ -127,16 +124,16 @@ struct HookSection {
 
 extension TOMLWriter {
     mutating func hooks(_ s: HookSettings) {
-        header("[hooks]")
-        int("max_running", s.maxRunning)
-        int("queue", s.queueLimit)
-        number("kill_grace", s.killGraceSeconds)
+        header(SectionKey.hooks.header)
+        int(HooksKey.maxRunning, s.maxRunning)
+        int(HooksKey.queue, s.queueLimit)
+        number(HooksKey.killGrace, s.killGraceSeconds)
         for h in s.hooks {
-            header("[[hook]]")
-            string("view", h.view)
-            string("event", h.event.rawValue)
-            strings("run", h.run)
-            number("timeout", h.timeoutSeconds)
+            header("[\(SectionKey.hook.header)]")
+            string(HookKey.view, h.view)
+            string(HookKey.event, h.event.rawValue)
+            strings(HookKey.run, h.run)
+            number(HookKey.timeout, h.timeoutSeconds)
         }
     }
 }

@@ -24,8 +24,7 @@ public struct KioskConfiguration: Sendable {
     }
 
     /// The sections a config file may have: the scene's, then the runtime's.
-    static let topLevelKeys = ["panel", "scene", "view", "gesture"] + RuntimeSection.sections + [ControlSection.name]
-        + HookSection.sections + ["mqtt"]
+    static let topLevelKeys = SectionKey.names
 
     /// The largest config file read: no kiosk's scene comes near it.
     public static let maximumFileSize = 1 << 20
@@ -49,17 +48,17 @@ public struct KioskConfiguration: Sendable {
         try top.rejectUnknownKeys(allowed: topLevelKeys)
         let section = SceneSection(file: file)
 
-        let panel = try section.panel(try top.subtable("panel"))
+        let panel = try section.panel(try top.subtable(SectionKey.panel))
         var scene = SceneDescription(panel: panel, views: [], gestures: [])
-        if let s = try top.subtable("scene") {
-            try s.rejectUnknownKeys(allowed: ["drop_animation", "lift_scale"])
-            scene.dropAnimationSeconds = try s.number("drop_animation", in: 0...10, unit: " of seconds") ?? scene.dropAnimationSeconds
-            scene.liftScale = try s.number("lift_scale", in: 1...4) ?? scene.liftScale
+        if let s = try top.subtable(SectionKey.scene) {
+            try s.rejectUnknownKeys(allowed: SceneKey.names)
+            scene.dropAnimationSeconds = try s.number(SceneKey.dropAnimation, in: 0...10, unit: " of seconds") ?? scene.dropAnimationSeconds
+            scene.liftScale = try s.number(SceneKey.liftScale, in: 1...4) ?? scene.liftScale
         }
 
         scene.views = try views(top, section)
 
-        let gestureTables = try top.tables("gesture") ?? []
+        let gestureTables = try top.tables(SectionKey.gesture) ?? []
         var namedGestureTables: [TableReader] = []
         for r in gestureTables {
             let g = try section.gesture(r, views: scene.views, panel: panel)
@@ -74,7 +73,7 @@ public struct KioskConfiguration: Sendable {
         }
         try GraphCheck(gestures: scene.gestures, readers: namedGestureTables).run()
         let runtime = try RuntimeSection().settings(top)
-        let mqtt = try top.subtable("mqtt").map { r throws(ConfigError) in try MQTTSection().settings(r) }
+        let mqtt = try top.subtable(SectionKey.mqtt).map { r throws(ConfigError) in try MQTTSection().settings(r) }
 
         // Whatever the scene itself refuses is still reported against the file.
         do {
@@ -95,11 +94,11 @@ extension KioskConfiguration {
     /// two the world outside could not tell apart (ViewNames.swift).
     static func views(_ top: TableReader, _ section: SceneSection) throws(ConfigError) -> [ViewDescription] {
         var views: [ViewDescription] = []
-        let viewTables = try top.tables("view") ?? []
+        let viewTables = try top.tables(SectionKey.view) ?? []
         guard !viewTables.isEmpty else {
             throw ConfigError(file: section.file, line: 0, key: "view", message: "no [[view]] declared; the first must be the canvas")
         }
-        var names = ViewNames(mqtt: top.has("mqtt"))
+        var names = ViewNames(mqtt: top.has(SectionKey.mqtt))
         for var r in viewTables {
             let v = try section.view(r)
             r.shownPath = "view \"\(v.name)\""

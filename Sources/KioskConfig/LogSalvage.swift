@@ -12,12 +12,12 @@ extension LogSettings {
         guard let text = try? TextFile.readText(path, what: "the config file", limit: KioskConfiguration.maximumFileSize),
               case .success(let root) = ConfigParsing.parse(text) else { return nil }
         let top = TableReader(root, path: "", label: "the file", file: path, locator: KeyLocator(text))
-        guard let section = try? top.subtable("log"), section.has("serial") else { return nil }
+        guard let section = try? top.subtable(SectionKey.log), section.has(LogKey.serial) else { return nil }
         if let whole = try? RuntimeSection().log(section) { return whole }
-        guard let serial = try? section.string("serial"), serial == RuntimeSection.noSerial || serial.hasPrefix("/") else { return nil }
+        guard let serial = try? section.string(LogKey.serial), serial == RuntimeSection.noSerial || serial.hasPrefix("/") else { return nil }
         var settings = LogSettings()
         settings.serial = serial == RuntimeSection.noSerial ? nil : serial
-        if let baud = try? section.int("baud", oneOf: RuntimeSection.baudRates) { settings.baud = baud }
+        if let baud = try? section.int(LogKey.baud, oneOf: RuntimeSection.baudRates) { settings.baud = baud }
         return settings
     }
 }

@@ -110,55 +110,53 @@ public struct BrokerURLError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// Reads `[mqtt]`.
 struct MQTTSection {
-    static let keys = ["broker", "ca_file", "client_id", "username", "password_file", "topic_prefix", "discovery_prefix", "discovery"]
-
     func settings(_ r: TableReader) throws(ConfigError) -> MQTTSettings {
-        try r.rejectUnknownKeys(allowed: Self.keys)
-        guard let url = try r.string("broker") else {
+        try r.rejectUnknownKeys(allowed: MQTTKey.names)
+        guard let url = try r.string(MQTTKey.broker) else {
             throw r.error(nil, "[mqtt] needs 'broker', such as broker = \"mqtt://192.168.1.10:1883\"; leave [mqtt] out to turn MQTT off")
         }
         var s: MQTTSettings
         switch MQTTSettings.parseBroker(url) {
         case .success(let broker): s = MQTTSettings(broker: broker)
         case .failure(let why):
-            throw r.error("broker", "\(why); expected \"mqtt://host:1883\", or \"mqtts://host:8883\" with 'ca_file'")
+            throw r.error(MQTTKey.broker, "\(why); expected \"mqtt://host:1883\", or \"mqtts://host:8883\" with 'ca_file'")
         }
-        s.caFile = try readableFile(r, "ca_file", what: "the CA certificate file", example: "/etc/ssl/certs/ca-certificates.crt")
+        s.caFile = try readableFile(r, MQTTKey.caFile, what: "the CA certificate file", example: "/etc/ssl/certs/ca-certificates.crt")
         if s.broker.tls, s.caFile == nil {
-            throw r.error("broker", "an mqtts:// broker needs 'ca_file', the CA certificates (PEM) that sign the broker's certificate, "
+            throw r.error(MQTTKey.broker, "an mqtts:// broker needs 'ca_file', the CA certificates (PEM) that sign the broker's certificate, "
                 + "such as ca_file = \"/etc/ssl/certs/ca-certificates.crt\"")
         }
         if !s.broker.tls, s.caFile != nil {
-            throw r.error("ca_file", "is only for an mqtts:// broker; the broker is \(s.broker)")
+            throw r.error(MQTTKey.caFile, "is only for an mqtts:// broker; the broker is \(s.broker)")
         }
-        if let id = try r.string("client_id") {
+        if let id = try r.string(MQTTKey.clientID) {
             guard !id.isEmpty, id.utf8.count <= 65535, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw r.error("client_id", "'\(id)' is not a client id; expected a non-empty name without control characters, "
+                throw r.error(MQTTKey.clientID, "'\(id)' is not a client id; expected a non-empty name without control characters, "
                     + "or leave it out for kiosk-<hostname>")
             }
             s.clientID = id
         }
-        if let user = try r.string("username") {
-            guard !user.isEmpty else { throw r.error("username", "must not be empty; leave it out to connect without a user") }
+        if let user = try r.string(MQTTKey.username) {
+            guard !user.isEmpty else { throw r.error(MQTTKey.username, "must not be empty; leave it out to connect without a user") }
             s.username = user
         }
-        s.passwordFile = try readableFile(r, "password_file", what: "the password file", example: "/etc/kiosk/mqtt-password")
+        s.passwordFile = try readableFile(r, MQTTKey.passwordFile, what: "the password file", example: "/etc/kiosk/mqtt-password")
         if s.passwordFile != nil, s.username == nil {
-            throw r.error("password_file", "a password needs 'username' too")
+            throw r.error(MQTTKey.passwordFile, "a password needs 'username' too")
         }
-        for key in ["topic_prefix", "discovery_prefix"] {
+        for key in [MQTTKey.topicPrefix, .discoveryPrefix] {
             guard let prefix = try r.string(key) else { continue }
             if let problem = MQTTSettings.topicProblem(prefix) {
                 throw r.error(key, "'\(prefix)' \(problem); expected topic levels such as \"kiosk/hall\"")
             }
-            if key == "topic_prefix" { s.topicPrefix = prefix } else { s.discoveryPrefix = prefix }
+            if key == .topicPrefix { s.topicPrefix = prefix } else { s.discoveryPrefix = prefix }
         }
-        s.discovery = try r.bool("discovery") ?? s.discovery
+        s.discovery = try r.bool(MQTTKey.discovery) ?? s.discovery
         return s
     }
 
     /// An absolute path to a file that can be read now: check-config finds a missing file, not the first connect.
-    private func readableFile(_ r: TableReader, _ key: String, what: String, example: String) throws(ConfigError) -> String? {
+    private func readableFile(_ r: TableReader, _ key: MQTTKey, what: String, example: String) throws(ConfigError) -> String? {
         guard let path = try r.string(key) else { return nil }
         guard path.hasPrefix("/") else { throw r.error(key, "'\(path)' is not an absolute path; expected such as \"\(example)\"") }
         do {
@@ -172,14 +170,14 @@ struct MQTTSection {
 
 extension TOMLWriter {
     mutating func mqtt(_ m: MQTTSettings) {
-        header("[mqtt]")
-        string("broker", m.broker.description)
-        if let ca = m.caFile { string("ca_file", ca) }
-        if let id = m.clientID { string("client_id", id) } else { unset("client_id", "kiosk-<hostname>") }
-        if let user = m.username { string("username", user) } else { unset("username", "no user") }
-        if let file = m.passwordFile { string("password_file", file) } else { unset("password_file", "no password") }
-        if let prefix = m.topicPrefix { string("topic_prefix", prefix) } else { unset("topic_prefix", "kiosk/<hostname>") }
-        string("discovery_prefix", m.discoveryPrefix)
-        bool("discovery", m.discovery)
+        header(SectionKey.mqtt.header)
+        string(MQTTKey.broker, m.broker.description)
+        if let ca = m.caFile { string(MQTTKey.caFile, ca) }
+        if let id = m.clientID { string(MQTTKey.clientID, id) } else { unset(MQTTKey.clientID, "kiosk-<hostname>") }
+        if let user = m.username { string(MQTTKey.username, user) } else { unset(MQTTKey.username, "no user") }
+        if let file = m.passwordFile { string(MQTTKey.passwordFile, file) } else { unset(MQTTKey.passwordFile, "no password") }
+        if let prefix = m.topicPrefix { string(MQTTKey.topicPrefix, prefix) } else { unset(MQTTKey.topicPrefix, "kiosk/<hostname>") }
+        string(MQTTKey.discoveryPrefix, m.discoveryPrefix)
+        bool(MQTTKey.discovery, m.discovery)
     }
 }

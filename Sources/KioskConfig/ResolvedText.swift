@@ -8,14 +8,14 @@ extension KioskConfiguration {
     public var resolvedText: String {
         var w = TOMLWriter()
         w.comment("The configuration read from \(TOMLWriter.string(file)), with every default filled in.")
-        w.header("[panel]")
-        w.number("width_px", scene.panel.widthPixels)
-        w.number("height_px", scene.panel.heightPixels)
-        w.number("width_mm", scene.panel.widthMillimetres)
-        w.number("height_mm", scene.panel.heightMillimetres)
-        w.header("[scene]")
-        w.number("drop_animation", scene.dropAnimationSeconds)
-        w.number("lift_scale", scene.liftScale)
+        w.header(SectionKey.panel.header)
+        w.number(PanelKey.widthPixels, scene.panel.widthPixels)
+        w.number(PanelKey.heightPixels, scene.panel.heightPixels)
+        w.number(PanelKey.widthMillimetres, scene.panel.widthMillimetres)
+        w.number(PanelKey.heightMillimetres, scene.panel.heightMillimetres)
+        w.header(SectionKey.scene.header)
+        w.number(SceneKey.dropAnimation, scene.dropAnimationSeconds)
+        w.number(SceneKey.liftScale, scene.liftScale)
         for v in scene.views { w.view(v) }
         for g in scene.gestures { w.gesture(g) }
         w.runtime(runtime)
@@ -38,15 +38,15 @@ struct TOMLWriter {
     mutating func comment(_ line: String) { text += "# \(line)\n" }
 
     /// A key left out on purpose, and what that means.
-    mutating func unset(_ key: String, _ meaning: String) { comment("\(key): not set: \(meaning)") }
+    mutating func unset(_ key: any ConfigKeyName, _ meaning: String) { comment("\(key.name): not set: \(meaning)") }
 
-    mutating func raw(_ key: String, _ value: String) { text += "\(key) = \(value)\n" }
-    mutating func string(_ key: String, _ value: String) { raw(key, Self.string(value)) }
-    mutating func number(_ key: String, _ value: Double) { raw(key, Self.number(value)) }
-    mutating func int(_ key: String, _ value: Int) { raw(key, String(value)) }
-    mutating func bool(_ key: String, _ value: Bool) { raw(key, value ? "true" : "false") }
-    mutating func strings(_ key: String, _ values: [String]) { raw(key, "[" + values.map(Self.string).joined(separator: ", ") + "]") }
-    mutating func numbers(_ key: String, _ values: [Double]) { raw(key, "[" + values.map(Self.number).joined(separator: ", ") + "]") }
+    mutating func raw(_ key: any ConfigKeyName, _ value: String) { text += "\(key.name) = \(value)\n" }
+    mutating func string(_ key: any ConfigKeyName, _ value: String) { raw(key, Self.string(value)) }
+    mutating func number(_ key: any ConfigKeyName, _ value: Double) { raw(key, Self.number(value)) }
+    mutating func int(_ key: any ConfigKeyName, _ value: Int) { raw(key, String(value)) }
+    mutating func bool(_ key: any ConfigKeyName, _ value: Bool) { raw(key, value ? "true" : "false") }
+    mutating func strings(_ key: any ConfigKeyName, _ values: [String]) { raw(key, "[" + values.map(Self.string).joined(separator: ", ") + "]") }
+    mutating func numbers(_ key: any ConfigKeyName, _ values: [Double]) { raw(key, "[" + values.map(Self.number).joined(separator: ", ") + "]") }
 
     /// A TOML basic string: quotes, backslashes and control characters escaped; the rest as is (UTF-8).
     static func string(_ s: String) -> String {
@@ -158,55 +158,55 @@ struct TOMLWriter {
 
     mutating func runtime(_ s: RuntimeSettings) {
         let d = s.display
-        header("[display]")
-        if let card = d.card { string("card", card) } else { unset("card", "the first card with a connected connector") }
-        if let connector = d.connector { string("connector", connector) } else { unset("connector", "the card's first connected connector") }
-        if let mode = d.mode { string("mode", mode) } else { unset("mode", "the connector's preferred mode") }
-        string("pixel_format", d.pixelFormat.rawValue)
-        int("rotation", d.rotation)
-        number("blank_after", d.blankAfterSeconds)
-        string("font", d.font)
-        string("screenshot_directory", d.screenshotDirectory)
+        header(SectionKey.display.header)
+        if let card = d.card { string(DisplayKey.card, card) } else { unset(DisplayKey.card, "the first card with a connected connector") }
+        if let connector = d.connector { string(DisplayKey.connector, connector) } else { unset(DisplayKey.connector, "the card's first connected connector") }
+        if let mode = d.mode { string(DisplayKey.mode, mode) } else { unset(DisplayKey.mode, "the connector's preferred mode") }
+        string(DisplayKey.pixelFormat, d.pixelFormat.rawValue)
+        int(DisplayKey.rotation, d.rotation)
+        number(DisplayKey.blankAfter, d.blankAfterSeconds)
+        string(DisplayKey.font, d.font)
+        string(DisplayKey.screenshotDirectory, d.screenshotDirectory)
 
         let i = s.input
-        header("[input]")
-        if let device = i.device { string("device", device) } else { unset("device", "the first touchscreen found by its capabilities") }
-        string("directory", i.directory)
-        bool("grab", i.grab)
-        if let m = i.calibration { numbers("calibration", m) } else { unset("calibration", "the identity, touches as the panel reports them") }
-        if let p = i.pointercal { string("pointercal", p) } else { unset("pointercal", "no tslib pointercal file is read") }
+        header(SectionKey.input.header)
+        if let device = i.device { string(InputKey.device, device) } else { unset(InputKey.device, "the first touchscreen found by its capabilities") }
+        string(InputKey.directory, i.directory)
+        bool(InputKey.grab, i.grab)
+        if let m = i.calibration { numbers(InputKey.calibration, m) } else { unset(InputKey.calibration, "the identity, touches as the panel reports them") }
+        if let p = i.pointercal { string(InputKey.pointercal, p) } else { unset(InputKey.pointercal, "no tslib pointercal file is read") }
         if let r = i.rotation {
-            int("rotation", r)
+            int(InputKey.rotation, r)
         } else {
-            unset("rotation", "follows [display] rotation, so touches land where they are drawn")
+            unset(InputKey.rotation, "follows [display] rotation, so touches land where they are drawn")
         }
-        bool("flip_x", i.flipX)
-        bool("flip_y", i.flipY)
-        int("jitter", i.jitterUnits)
-        int("minimum_pressure", i.minimumPressure)
-        number("minimum_touch_duration", i.minimumTouchDuration)
-        if let size = i.maximumTouchSizeMillimetres { number("maximum_touch_size", size) } else { unset("maximum_touch_size", "no contact is too large") }
-        raw("ignore", "[" + i.ignore.map { "[" + $0.map(Self.number).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]")
+        bool(InputKey.flipX, i.flipX)
+        bool(InputKey.flipY, i.flipY)
+        int(InputKey.jitter, i.jitterUnits)
+        int(InputKey.minimumPressure, i.minimumPressure)
+        number(InputKey.minimumTouchDuration, i.minimumTouchDuration)
+        if let size = i.maximumTouchSizeMillimetres { number(InputKey.maximumTouchSize, size) } else { unset(InputKey.maximumTouchSize, "no contact is too large") }
+        raw(InputKey.ignore, "[" + i.ignore.map { "[" + $0.map(Self.number).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]")
 
         let l = s.log
-        header("[log]")
-        string("serial", l.serial ?? RuntimeSection.noSerial)
-        int("baud", l.baud)
-        string("level", l.level.rawValue)
-        bool("stderr", l.stderr)
-        int("buffer_lines", l.bufferLines)
-        number("repeat_interval", l.repeatInterval)
-        number("stats_interval", l.statsInterval)
+        header(SectionKey.log.header)
+        string(LogKey.serial, l.serial ?? RuntimeSection.noSerial)
+        int(LogKey.baud, l.baud)
+        string(LogKey.level, l.level.rawValue)
+        bool(LogKey.stderr, l.stderr)
+        int(LogKey.bufferLines, l.bufferLines)
+        number(LogKey.repeatInterval, l.repeatInterval)
+        number(LogKey.statsInterval, l.statsInterval)
 
-        header("[loop]")
+        header(SectionKey.loop.header)
         if let budget = s.loop.frameBudgetMilliseconds {
-            number("frame_budget", budget)
+            number(LoopKey.frameBudget, budget)
         } else {
-            unset("frame_budget", "one refresh of the display's mode")
+            unset(LoopKey.frameBudget, "one refresh of the display's mode")
         }
-        header("[loop.stages]")
+        header("[\(SectionKey.loop.name).\(LoopKey.stages.name)]")
         for stage in LoopSettings.Stage.allCases {
-            number(stage.rawValue, s.loop.stageShares[stage] ?? 0)
+            number(stage, s.loop.stageShares[stage] ?? 0)
         }
     }
 }

@@ -32,11 +32,11 @@ struct SceneSection {
     func panel(_ r: TableReader?) throws(ConfigError) -> PanelMetrics {
         var p = PanelMetrics.raspberryPi7Inch
         guard let r else { return p }
-        try r.rejectUnknownKeys(allowed: ["width_px", "height_px", "width_mm", "height_mm"])
-        p.widthPixels = try r.number("width_px", in: 1...16384) ?? p.widthPixels
-        p.heightPixels = try r.number("height_px", in: 1...16384) ?? p.heightPixels
-        p.widthMillimetres = try r.number("width_mm", in: Self.panelMillimetres, unit: " of millimetres") ?? p.widthMillimetres
-        p.heightMillimetres = try r.number("height_mm", in: Self.panelMillimetres, unit: " of millimetres") ?? p.heightMillimetres
+        try r.rejectUnknownKeys(allowed: PanelKey.names)
+        p.widthPixels = try r.number(PanelKey.widthPixels, in: 1...16384) ?? p.widthPixels
+        p.heightPixels = try r.number(PanelKey.heightPixels, in: 1...16384) ?? p.heightPixels
+        p.widthMillimetres = try r.number(PanelKey.widthMillimetres, in: Self.panelMillimetres, unit: " of millimetres") ?? p.widthMillimetres
+        p.heightMillimetres = try r.number(PanelKey.heightMillimetres, in: Self.panelMillimetres, unit: " of millimetres") ?? p.heightMillimetres
         return p
     }
 

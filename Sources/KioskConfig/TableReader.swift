@@ -20,16 +20,16 @@ struct TableReader {
         self.locator = locator
     }
 
-    func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    func keyPath(_ key: any ConfigKeyName) -> String { path.isEmpty ? key.name : "\(path).\(key.name)" }
 
     /// An error about `key` (or the table itself when nil), on the line where it is written.
-    func error(_ key: String?, _ message: String) -> ConfigError {
+    func error(_ key: (any ConfigKeyName)?, _ message: String) -> ConfigError {
         let at = key.map(keyPath) ?? path
-        let shown = shownPath.map { table in key.map { "\(table).\($0)" } ?? table } ?? at
+        let shown = shownPath.map { table in key.map { "\(table).\($0.name)" } ?? table } ?? at
         return ConfigError(file: file, line: locator.line(of: at), key: shown, message: message)
     }
 
-    func has(_ key: String) -> Bool { table[key] != nil }
+    func has(_ key: any ConfigKeyName) -> Bool { table[key.name] != nil }
 
     /// Every key must be one of `allowed`; a typo names the nearest valid key.
     func rejectUnknownKeys(allowed: [String]) throws(ConfigError) {
@@ -41,19 +41,19 @@ struct TableReader {
         }
     }
 
-    func string(_ key: String) throws(ConfigError) -> String? {
-        guard let v = table[key] else { return nil }
+    func string(_ key: any ConfigKeyName) throws(ConfigError) -> String? {
+        guard let v = table[key.name] else { return nil }
         guard let s = v.string else { throw error(key, "expected a string in quotes, found \(show(v))") }
         return s
     }
 
-    func requiredString(_ key: String) throws(ConfigError) -> String {
-        guard let s = try string(key) else { throw error(nil, "\(label) needs '\(key)'") }
+    func requiredString(_ key: any ConfigKeyName) throws(ConfigError) -> String {
+        guard let s = try string(key) else { throw error(nil, "\(label) needs '\(key.name)'") }
         return s
     }
 
     /// One of `choices`, spelled as the config spells them.
-    func choice(_ key: String, _ choices: [String]) throws(ConfigError) -> String? {
+    func choice(_ key: any ConfigKeyName, _ choices: [String]) throws(ConfigError) -> String? {
         guard let s = try string(key) else { return nil }
         guard choices.contains(s) else {
             var message = "'\(s)' is not one of: \(choices.joined(separator: ", "))"
@@ -63,22 +63,22 @@ struct TableReader {
         return s
     }
 
-    func bool(_ key: String) throws(ConfigError) -> Bool? {
-        guard let v = table[key] else { return nil }
+    func bool(_ key: any ConfigKeyName) throws(ConfigError) -> Bool? {
+        guard let v = table[key.name] else { return nil }
         guard let b = v.bool else { throw error(key, "expected true or false, found \(show(v))") }
         return b
     }
 
-    func int(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
-        guard let v = table[key] else { return nil }
+    func int(_ key: any ConfigKeyName, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+        guard let v = table[key.name] else { return nil }
         guard let n = v.int else { throw error(key, "expected a whole number \(describe(range)), found \(show(v))") }
         guard range.contains(n) else { throw error(key, "\(n) is out of range; allowed: a whole number \(describe(range))") }
         return n
     }
 
     /// A number (integer or floating point) within `range`.
-    func number(_ key: String, in range: ClosedRange<Double>, unit: String = "") throws(ConfigError) -> Double? {
-        guard let v = table[key] else { return nil }
+    func number(_ key: any ConfigKeyName, in range: ClosedRange<Double>, unit: String = "") throws(ConfigError) -> Double? {
+        guard let v = table[key.name] else { return nil }
         guard let n = v.double ?? v.int.map(Double.init) else {
             throw error(key, "expected a number\(unit) \(describe(range)), found \(show(v))")
         }
@@ -89,16 +89,16 @@ struct TableReader {
     }
 
     /// A number that `isAllowed` accepts, for a rule a range cannot say; `allowed` says it in words.
-    func number(_ key: String, allowed: String, _ isAllowed: (Double) -> Bool) throws(ConfigError) -> Double? {
-        guard let v = table[key] else { return nil }
+    func number(_ key: any ConfigKeyName, allowed: String, _ isAllowed: (Double) -> Bool) throws(ConfigError) -> Double? {
+        guard let v = table[key.name] else { return nil }
         guard let n = v.double ?? v.int.map(Double.init) else { throw error(key, "expected \(allowed), found \(show(v))") }
         guard isAllowed(n) else { throw error(key, "\(show(v)) is out of range; allowed: \(allowed)") }
         return n
     }
 
     /// A whole number from a short list, such as the rotations 0, 90, 180 and 270; `meaning` follows the list in errors.
-    func int(_ key: String, oneOf allowed: [Int], meaning: String = "") throws(ConfigError) -> Int? {
-        guard let v = table[key] else { return nil }
+    func int(_ key: any ConfigKeyName, oneOf allowed: [Int], meaning: String = "") throws(ConfigError) -> Int? {
+        guard let v = table[key.name] else { return nil }
         let list = allowed.map(String.init).joined(separator: ", ") + meaning
         guard let n = v.int else { throw error(key, "expected a whole number, one of: \(list), found \(show(v))") }
         guard allowed.contains(n) else { throw error(key, "\(n) is not one of: \(list)") }
@@ -106,8 +106,8 @@ struct TableReader {
     }
 
     /// An array of exactly `count` numbers.
-    func numbers(_ key: String, count: Int, meaning: String) throws(ConfigError) -> [Double]? {
-        guard let v = table[key] else { return nil }
+    func numbers(_ key: any ConfigKeyName, count: Int, meaning: String) throws(ConfigError) -> [Double]? {
+        guard let v = table[key.name] else { return nil }
         let problem = "expected \(meaning), \(count) numbers in brackets, found \(show(v))"
         guard let a = v.array, a.count == count else { throw error(key, problem) }
         var out: [Double] = []
@@ -118,8 +118,8 @@ struct TableReader {
         return out
     }
 
-    func strings(_ key: String) throws(ConfigError) -> [String]? {
-        guard let v = table[key] else { return nil }
+    func strings(_ key: any ConfigKeyName) throws(ConfigError) -> [String]? {
+        guard let v = table[key.name] else { return nil }
         let problem = "expected a list of strings in brackets, such as [\"pan\", \"pinch@yellow\"], found \(show(v))"
         guard let a = v.array else { throw error(key, problem) }
         var out: [String] = []
@@ -131,21 +131,21 @@ struct TableReader {
     }
 
     /// The tables of an array of tables or of inline tables, each with its own reader.
-    func tables(_ key: String) throws(ConfigError) -> [TableReader]? {
-        guard let v = table[key] else { return nil }
+    func tables(_ key: any ConfigKeyName) throws(ConfigError) -> [TableReader]? {
+        guard let v = table[key.name] else { return nil }
         guard let a = v.array else { throw error(key, "expected a list of tables, found \(show(v))") }
         var out: [TableReader] = []
         for (i, element) in a.enumerated() {
             guard let t = element.table else { throw error(key, "expected a list of tables, found \(show(element))") }
             var reader = TableReader(t, path: "\(keyPath(key))[\(i)]", file: file, locator: locator)
-            reader.shownPath = shownPath.map { "\($0).\(key)[\(i)]" }
+            reader.shownPath = shownPath.map { "\($0).\(key.name)[\(i)]" }
             out.append(reader)
         }
         return out
     }
 
-    func subtable(_ key: String) throws(ConfigError) -> TableReader? {
-        guard let v = table[key] else { return nil }
+    func subtable(_ key: any ConfigKeyName) throws(ConfigError) -> TableReader? {
+        guard let v = table[key.name] else { return nil }
         guard let t = v.table else { throw error(key, "expected a table ([\(keyPath(key))]), found \(show(v))") }
         return TableReader(t, path: keyPath(key), label: "[\(keyPath(key))]", file: file, locator: locator)
     }
