@@ -11,7 +11,7 @@ import Glibc
 final class ControlClient {
     let fd: Int32
     let number: Int
-    let capacity: Int
+    var capacity: Int
     var subscriptions = Set<ControlRequest.EventKind>()
     /// Lines dropped because the queue was full.
     private(set) var dropped = 0

@@ -16,7 +16,7 @@ import Glibc
 /// client that does not read loses lines (counted) and is disconnected; the loop never waits.
 public final class ControlSocket: LoopExtension {
     public let path: String
-    public let settings: ControlSettings
+    public private(set) var settings: ControlSettings
     private let listener: Int32
     private var clients: [ControlClient] = []
     private var log: Logger
@@ -100,7 +100,17 @@ public final class ControlSocket: LoopExtension {
         for c in clients where c.hasOutput { c.flush() }
     }
 
-    public func shutdown(now: Instant) {
+    /// A reload: `max_clients` and `client_queue` are taken at once (clients over the new
+    /// maximum stay; a queue already longer than the new bound is written out, then held to it).
+    /// The socket's path is the loop's to name as a restart key.
+    public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] {
+        settings.maximumClients = new.control.maximumClients
+        settings.clientQueueLines = new.control.clientQueueLines
+        for c in clients { c.capacity = settings.clientQueueLines }
+        return []
+    }
+
+    public func stop(now: Instant) {
         for c in clients { c.flush() }
         clients.removeAll()
         close(listener)

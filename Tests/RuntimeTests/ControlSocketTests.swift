@@ -122,7 +122,7 @@ final class ControlSocketTests {
         #expect(st.st_mode & S_IFMT == S_IFSOCK)
         #expect(st.st_mode & 0o777 == 0o660)
         #expect(st.st_gid == getegid())
-        socket.shutdown(now: run.clock.now)
+        socket.stop(now: run.clock.now)
         #expect(access(path, F_OK) != 0, "the file is removed at exit")
     }
 
@@ -219,6 +219,8 @@ final class ControlSocketTests {
         for (i, c) in clients.enumerated() { #expect(json(lines(c).first ?? "")["id"] as? Int == i) }
         #expect(socket.clientCount == 8)
         _ = run.loop.apply(.setValue(view: "slider", 0.75), source: .mqtt)
+        // Published at the end of the wake-up that made the change.
+        run.loop.tick(at: run.clock.now)
         for c in clients {
             let l = lines(c).first ?? ""
             #expect(json(l)["value"] as? Double == 0.75 && json(l)["source"] as? String == "mqtt", "\(l)")
@@ -249,6 +251,7 @@ final class ControlSocketTests {
         let sets = 3000
         for i in 0..<sets {
             _ = slowSocket.run.loop.apply(.setValue(view: "slider", i % 2 == 0 ? 0.1 : 0.2), source: .socket)
+            slowSocket.run.loop.tick(at: slowSocket.run.clock.now)
             if i % 10 == 9 { received += fast.lines().count }
         }
         for _ in 0..<5 { slowSocket.pump(); received += fast.lines().count }
@@ -267,7 +270,7 @@ final class ControlSocketTests {
         var settings = ControlSettings()
         settings.socket = path
         #expect(throws: SocketError.self) { _ = try ControlSocket(settings: settings, logger: Logger(label: "x"), now: .zero) }
-        socket.shutdown(now: run.clock.now)
+        socket.stop(now: run.clock.now)
         // A socket file with no one listening, as a SIGKILL leaves it.
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var a = sockaddr_un()
