@@ -178,14 +178,16 @@ final class Broker {
     }
 
     /// The retained messages on the broker under `topics` now, as `topic: payload`: what a new
-    /// subscriber (Home Assistant starting) is given. mosquitto_sub with `--retained-only`, for a second.
-    func retained(_ topics: [String]) throws -> [String: String] {
-        let sub = try LineProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-v", "--retained-only", "-W", "1",
+    /// subscriber (Home Assistant starting) is given. mosquitto_sub with `--retained-only` for
+    /// `seconds` (its own `-W` relies on SIGALRM, which the test runner may have blocked), then killed.
+    func retained(_ topics: [String], seconds: Double = 0.7) throws -> [String: String] {
+        let sub = try LineProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-v", "--retained-only",
                                                             "-i", "test-retained-\(UUID().uuidString.prefix(6))"]
             + topics.flatMap { ["-t", $0] } + login(credentials))
-        sub.waitUntilExit()
+        sub.wait(seconds: seconds) { _ in false }
+        sub.stop(SIGKILL)
         var out: [String: String] = [:]
-        for line in sub.lines where !line.hasPrefix("Timed out") {
+        for line in sub.lines {
             let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
             out[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
