@@ -1,5 +1,5 @@
 import KioskCore
-import Logging
+import KioskLog
 import MQTTProtocol
 #if canImport(Glibc)
 import Glibc
