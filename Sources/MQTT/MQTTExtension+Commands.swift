@@ -44,10 +44,22 @@ extension MQTTExtension {
             case .success(.on(let on)): command = .setOn(view: c.name, on)
             case .success(.press): command = .press(view: c.name)
             }
-            switch target.apply(command, source: .mqtt) {
-            case .success: counters.commandsApplied += 1
-            case .failure(let error): refuse(topic, error.message)
+            nextTicket &+= 1
+            guard target.submit(command, source: .mqtt, requester: self, ticket: nextTicket) else {
+                counters.commandsDropped += 1
+                continue
             }
+            waitingTopics.append((nextTicket, topic))
+        }
+    }
+
+    /// The loop applied a command from the broker (after every extension was served).
+    public func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant) {
+        guard let i = waitingTopics.firstIndex(where: { $0.ticket == ticket }) else { return }
+        let topic = waitingTopics.remove(at: i).topic
+        switch result {
+        case .success: counters.commandsApplied += 1
+        case .failure(let error): refuse(topic, error.message)
         }
     }
 

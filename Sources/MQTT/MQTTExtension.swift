@@ -70,6 +70,9 @@ public final class MQTTExtension: LoopExtension {
     /// The controls (views that take commands), with what was last published for each.
     var controls: [Control] = []
     var commands: [(String, [UInt8])] = []
+    /// Commands submitted to the loop and not yet applied, with their topics (for a refusal's line).
+    var waitingTopics: [(ticket: Int, topic: String)] = []
+    var nextTicket = 0
     /// Discovery configs to send: none, the ones not announced yet (after a reload), or all.
     var discoveryWanted = DiscoveryWanted.none
     /// The retained messages on the broker may differ from what the config announces.

@@ -213,6 +213,32 @@ final class ControlSocketTests {
         #expect(json(ask(c, #"{"command": "get_state"}"#))["ok"] as? Bool == true)
     }
 
+    /// Commands are queued with the loop and applied after the socket was served; the lines
+    /// behind one wait for its reply, so replies keep the requests' order and a `get_state`
+    /// written after a `set` in the same write sees it. A client that closes its side at once
+    /// (socat at the end of its input) still gets every reply.
+    @Test func requestsInOneWriteAreAnsweredInOrderAfterEachCommandIsApplied() throws {
+        let c = try SocketClient(path: path)
+        c.send(#"{"id": 1, "command": "set", "view": "slider", "value": 0.125}"# + "\n"
+            + #"{"id": 2, "command": "get_state"}"# + "\n"
+            + #"{"id": 3, "command": "set", "view": "slider", "value": 2}"# + "\n"
+            + #"{"id": 4, "command": "set", "view": "switch", "on": true}"# + "\n"
+            + #"{"id": 5, "command": "get_state"}"#)
+        shutdown(c.fd, Int32(SHUT_WR))
+        let replies = lines(c, count: 5).map(json)
+        #expect(replies.map { $0["id"] as? Int } == [1, 2, 3, 4, 5])
+        #expect(replies.map { $0["ok"] as? Bool } == [true, true, false, true, true])
+        func state(_ reply: [String: Any], _ name: String) -> [String: Any]? {
+            ((reply["state"] as? [String: Any])?["views"] as? [[String: Any]])?.first { $0["name"] as? String == name }
+        }
+        #expect(state(replies[1], "slider")?["value"] as? Double == 0.125, "the state after the set before it")
+        #expect(state(replies[1], "switch")?["on"] as? Bool == false, "not yet the set after it")
+        #expect(state(replies[4], "switch")?["on"] as? Bool == true)
+        pump()
+        _ = c.lines()
+        #expect(c.closed, "answered to the end, then closed")
+    }
+
     @Test func manyClientsAtOnceEachGetTheirOwnRepliesAndAllTheEvents() throws {
         let clients = try (0..<8).map { _ in try SocketClient(path: path) }
         for (i, c) in clients.enumerated() { c.send(#"{"id": \#(i), "command": "subscribe", "events": ["state"]}"# + "\n") }

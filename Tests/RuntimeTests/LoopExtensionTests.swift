@@ -23,6 +23,7 @@ final class RecordingExtension: LoopExtension {
     var starts: [String] = []
     var reconfigured: [(old: Int, new: Int)] = []
     var restartKeys: [String] = []
+    var outcomes: [String] = []
 
     func start(configuration: KioskConfiguration, scene: KioskScene, now: Instant) { starts.append(configuration.file) }
     func appendPollDescriptors(to fds: inout [pollfd]) {}
@@ -34,6 +35,13 @@ final class RecordingExtension: LoopExtension {
         onService = nil
     }
     var nextDeadline: Instant? { deadline }
+    func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant) {
+        #expect(!serving)
+        switch result {
+        case .success: outcomes.append("\(ticket) ok")
+        case .failure(let e): outcomes.append("\(ticket) \(e.message)")
+        }
+    }
     func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant) {
         publishCalls += 1
         if serving { publishedWhileServing += 1 }
@@ -166,10 +174,12 @@ final class LoopExtensionTests {
     @Test func changesFromServiceArePublishedOnceAfterTheWakeUpNeverInsideIt() throws {
         let other = RecordingExtension()
         run.loop.install(other)
-        recorder.onService = { target in
-            _ = target.apply(.setValue(view: "slider", 0.25), source: .socket)
-            _ = target.apply(.press(view: "button"), source: .mqtt)
-            _ = target.apply(.setValue(view: "slider", 0.75), source: .socket)
+        recorder.onService = { [recorder] target in
+            _ = target.submit(.setValue(view: "slider", 0.25), source: .socket, requester: recorder, ticket: 1)
+            _ = target.submit(.press(view: "button"), source: .mqtt, requester: recorder, ticket: 2)
+            _ = target.submit(.setValue(view: "slider", 7), source: .socket, requester: recorder, ticket: 3)
+            _ = target.submit(.setValue(view: "slider", 0.75), source: .socket, requester: recorder, ticket: 4)
+            #expect(target.scene.views[target.scene.viewID(named: "slider")!.rawValue].value != 0.25, "queued, not applied inside service")
         }
         let callsBefore = recorder.publishCalls
         let eventsBefore = recorder.published.count
@@ -180,6 +190,8 @@ final class LoopExtensionTests {
             #expect(e.controlEvents("button") == ["touchUpInside mqtt", "primaryActionTriggered mqtt"])
         }
         #expect(recorder.publishCalls - callsBefore == 3, "one call per run of one source: socket, mqtt, socket")
+        #expect(recorder.outcomes == ["1 ok", "2 ok", "3 value 7.0 is out of range for slider 'slider'; expected a number from 0 to 1", "4 ok"],
+                "each outcome told to the one who asked, in order, after the wake-up's services")
         wake()
         #expect(recorder.published.count - eventsBefore == 4, "nothing published twice")
     }

@@ -15,6 +15,17 @@ struct LoopExtensions {
     /// closed as changes are made; events past the last run are a finger's (`.touch`). Kept
     /// until the wake-up's end, when they are published; its capacity is kept too.
     var sourceRuns: [(end: Int, source: ChangeSource)] = []
+    /// Commands submitted by the extensions, applied after every one was served.
+    var commands = RingQueue<QueuedCommand>(capacity: Self.commandCapacity)
+    /// Each socket client has one command waiting at most, MQTT `maximumCommands`.
+    static let commandCapacity = 512
+
+    struct QueuedCommand {
+        var command: RemoteCommand
+        var source: ChangeSource
+        var requester: LoopExtension
+        var ticket: Int
+    }
 
     init() { sourceRuns.reserveCapacity(64) }
 
@@ -60,6 +71,20 @@ extension KioskLoop: CommandTarget {
         playSyntheticTouches(through: now)
         fds.withUnsafeBufferPointer { ready in
             for e in extensions.installed { e.service(ready, now: now, target: self) }
+        }
+        applySubmittedCommands(at: now)
+    }
+
+    public func submit(_ command: RemoteCommand, source: ChangeSource, requester: LoopExtension, ticket: Int) -> Bool {
+        extensions.commands.append(LoopExtensions.QueuedCommand(command: command, source: source, requester: requester, ticket: ticket))
+    }
+
+    /// The commands the extensions submitted, in order, each applied and its outcome told to the
+    /// one who asked (which may submit more: they are applied in this same pass).
+    func applySubmittedCommands(at now: Instant) {
+        while let c = extensions.commands.popFirst() {
+            let result = apply(c.command, source: c.source)
+            c.requester.completed(ticket: c.ticket, result: result, target: self, now: now)
         }
     }
 
@@ -109,6 +134,8 @@ extension KioskLoop: CommandTarget {
         }
     }
 
+    /// Applies `command` now (the queue's commands, and tests), or says why not; its events are
+    /// marked with `source` and published at the end of the wake-up.
     public func apply(_ command: RemoteCommand, source: ChangeSource) -> Result<Void, RemoteCommandError> {
         let now = clock.now
         // Events before this change were someone else's.

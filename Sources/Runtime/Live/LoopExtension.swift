@@ -39,10 +39,11 @@ public struct RemoteCommandError: Error, Sendable, Equatable, CustomStringConver
 public protocol CommandTarget: AnyObject {
     /// The scene as it is now (for `get_state`, and for publishing whole states).
     var scene: KioskScene { get }
-    /// Applies `command` to the scene now, or says why not. The events it causes are kept with
-    /// `source` and reach every extension's `publish` once, at the end of this wake-up, after all
-    /// of its changes: never while an extension is being served.
-    func apply(_ command: RemoteCommand, source: ChangeSource) -> Result<Void, RemoteCommandError>
+    /// Queues `command` for the loop, which applies it after every extension was served this
+    /// wake-up, in the order asked, and tells `requester` the outcome (`completed`, with
+    /// `ticket`). Its events are published with `source` once, at the end of the wake-up, after
+    /// all of its changes. False, and nothing queued, when the queue is full.
+    func submit(_ command: RemoteCommand, source: ChangeSource, requester: LoopExtension, ticket: Int) -> Bool
 }
 
 /// Something beyond the touchscreen and the display that the loop serves from its one `poll()`:
@@ -62,6 +63,9 @@ public protocol LoopExtension: AnyObject {
     func service(_ ready: UnsafeBufferPointer<pollfd>, now: Instant, target: CommandTarget)
     /// The earliest moment it must be woken without a ready descriptor (a timeout, a reconnect).
     var nextDeadline: Instant? { get }
+    /// A command it submitted was applied (or refused, saying why); called by the loop after
+    /// every extension was served, never inside `service`. It may submit more.
+    func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant)
     /// The scene's events since the last call, in order, with where the change came from; once
     /// a wake-up per source run, after every change of that wake-up.
     func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant)
@@ -78,6 +82,7 @@ public protocol LoopExtension: AnyObject {
 
 extension LoopExtension {
     public func start(configuration: KioskConfiguration, scene: KioskScene, now: Instant) {}
+    public func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant) {}
     public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] { [] }
     public var statsFields: [(String, String)] { [] }
 }
