@@ -80,8 +80,9 @@ extension KioskLoop: CommandTarget {
     }
 
     /// The commands the extensions submitted, in order, each applied and its outcome told to the
-    /// one who asked (which may submit more: they are applied in this same pass).
-    func applySubmittedCommands(at now: Instant) {
+    /// one who asked (which may submit more: they are applied in this same pass). The loop calls
+    /// it after serving the extensions; a test that serves one by hand calls it after.
+    public func applySubmittedCommands(at now: Instant) {
         while let c = extensions.commands.popFirst() {
             let result = apply(c.command, source: c.source)
             c.requester.completed(ticket: c.ticket, result: result, target: self, now: now)
