@@ -102,12 +102,13 @@ public final class ControlSocket: LoopExtension {
 
     /// A reload: `max_clients` and `client_queue` are taken at once (clients over the new
     /// maximum stay; a queue already longer than the new bound is written out, then held to it).
-    /// The socket's path is the loop's to name as a restart key.
+    /// Another path is a restart key (the socket turned off is the loop's to name).
     public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] {
         settings.maximumClients = new.control.maximumClients
         settings.clientQueueLines = new.control.clientQueueLines
         for c in clients { c.capacity = settings.clientQueueLines }
-        return []
+        guard let next = new.control.socket, next != path else { return [] }
+        return ["control.socket"]
     }
 
     public func stop(now: Instant) {

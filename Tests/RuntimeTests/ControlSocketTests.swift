@@ -263,6 +263,25 @@ final class ControlSocketTests {
         #expect(c.closed, "answered to the end, then closed")
     }
 
+    /// A reload takes `[control]`'s limits at once: a lower `max_clients` refuses the next client.
+    @Test func aReloadTakesTheSocketsLimits() throws {
+        let a = try SocketClient(path: path)
+        #expect(json(ask(a, #"{"id": 1, "command": "get_state"}"#))["ok"] as? Bool == true)
+        let config = run.loop.options.configPath
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        try (text + "\n[control]\nsocket = \"\(path)\"\nmax_clients = 1\nclient_queue = 32\n").write(toFile: config, atomically: true, encoding: .utf8)
+        run.loop.reload(at: run.clock.now)
+        #expect(socket.settings.maximumClients == 1 && socket.settings.clientQueueLines == 32)
+        let b = try SocketClient(path: path)
+        #expect(lines(b).first?.contains("too many clients") == true)
+        #expect(!run.handler.entries.contains { $0.message.description.contains("until the next start") }, "the same socket: nothing waits for a restart")
+        try (text + "\n[control]\nsocket = \"\(path).new\"\n").write(toFile: config, atomically: true, encoding: .utf8)
+        run.loop.reload(at: run.clock.now)
+        #expect(run.handler.entries.contains { $0.message.description.hasSuffix("until the next start: control.socket") }, "another path waits for a restart")
+        #expect(socket.settings.maximumClients == 16, "the default again")
+        _ = a
+    }
+
     @Test func manyClientsAtOnceEachGetTheirOwnRepliesAndAllTheEvents() throws {
         let clients = try (0..<8).map { _ in try SocketClient(path: path) }
         for (i, c) in clients.enumerated() { c.send(#"{"id": \#(i), "command": "subscribe", "events": ["state"]}"# + "\n") }

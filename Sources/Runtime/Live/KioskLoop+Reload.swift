@@ -26,7 +26,8 @@ extension KioskLoop {
         check(a.log.stderr != b.log.stderr, "log.stderr")
         check(a.log.bufferLines != b.log.bufferLines, "log.buffer_lines")
         check(a.log.repeatInterval != b.log.repeatInterval, "log.repeat_interval")
-        check(old.control.socket != new.control.socket, "control.socket")
+        // The socket turned on or off; a new path for a socket that runs is the socket's to name.
+        check((old.control.socket == nil) != (new.control.socket == nil), "control.socket")
         check((old.mqtt == nil) != (new.mqtt == nil), "mqtt")
         return keys
     }
