@@ -46,59 +46,46 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// One entity's config, as JSON.
     public func config(_ component: String, view: String) -> String {
-        var j = JSONObject()
-        j.string("name", component == "event" ? "\(view) pressed" : view)
-        j.string("unique_id", "\(topics.nodeID)_\(KioskTopics.level(view))_\(component)")
-        j.raw("device", device)
-        j.string("availability_topic", topics.availability)
-        j.string("payload_available", "online")
-        j.string("payload_not_available", "offline")
+        var j = JSONObject(compact: true)
+        j.add("name", component == "event" ? "\(view) pressed" : view)
+        j.add("unique_id", "\(topics.nodeID)_\(KioskTopics.level(view))_\(component)")
+        j.add("device", raw: device)
+        j.add("availability_topic", topics.availability)
+        j.add("payload_available", "online")
+        j.add("payload_not_available", "offline")
         switch component {
         case "switch":
-            j.string("state_topic", topics.state(view))
-            j.string("command_topic", topics.command(view))
-            j.string("payload_on", ControlPayload.on)
-            j.string("payload_off", ControlPayload.off)
+            j.add("state_topic", topics.state(view))
+            j.add("command_topic", topics.command(view))
+            j.add("payload_on", ControlPayload.on)
+            j.add("payload_off", ControlPayload.off)
         case "number":
-            j.string("state_topic", topics.state(view))
-            j.string("command_topic", topics.command(view))
-            j.raw("min", "0")
-            j.raw("max", "100")
-            j.raw("step", "0.1")
-            j.string("mode", "slider")
-            j.string("unit_of_measurement", "%")
+            j.add("state_topic", topics.state(view))
+            j.add("command_topic", topics.command(view))
+            j.add("min", raw: "0")
+            j.add("max", raw: "100")
+            j.add("step", raw: "0.1")
+            j.add("mode", "slider")
+            j.add("unit_of_measurement", "%")
         case "event":
-            j.string("state_topic", topics.event(view))
-            j.raw("event_types", "[\(JSONString.quoted(ControlPayload.pressEvent))]")
+            j.add("state_topic", topics.event(view))
+            j.add("event_types", raw: "[\(JSONString.quoted(ControlPayload.pressEvent))]")
         case "button":
-            j.string("command_topic", topics.command(view))
-            j.string("payload_press", ControlPayload.press)
+            j.add("command_topic", topics.command(view))
+            j.add("payload_press", ControlPayload.press)
         default:
             break
         }
-        return j.text
+        return j.json
     }
 
     var device: String {
-        var d = JSONObject()
-        d.raw("identifiers", "[\(JSONString.quoted(topics.nodeID))]")
-        d.string("name", deviceName)
-        d.string("model", "kiosk")
-        d.string("manufacturer", "kiosk")
-        d.string("sw_version", softwareVersion)
-        return d.text
+        var d = JSONObject(compact: true)
+        d.add("identifiers", raw: "[\(JSONString.quoted(topics.nodeID))]")
+        d.add("name", deviceName)
+        d.add("model", "kiosk")
+        d.add("manufacturer", "kiosk")
+        d.add("sw_version", softwareVersion)
+        return d.json
     }
 }
-
-/// A JSON object written key by key, in order.
-struct JSONObject {
-    private var body = ""
-    mutating func raw(_ key: String, _ json: String) {
-        if !body.isEmpty { body += "," }
-        body += JSONString.quoted(key) + ":" + json
-    }
-    mutating func string(_ key: String, _ value: String) { raw(key, JSONString.quoted(value)) }
-    var text: String { "{" + body + "}" }
-}
-
-

@@ -1,16 +1,18 @@
-import KioskCore
 /// A JSON object written key by key in a fixed order with fixed precision, so equal inputs give
-/// byte-identical text on every run and platform.
+/// byte-identical text on every run and platform: the state, events and stats (Runtime, Control),
+/// and Home Assistant's discovery configs (MQTTProtocol).
 public struct JSONObject {
     private var text = "{"
     private var first = true
+    /// `{"a":1,"b":2}` rather than `{"a": 1, "b": 2}`: what goes over the network.
+    private let compact: Bool
 
-    public init() {}
+    public init(compact: Bool = false) { self.compact = compact }
 
     private mutating func key(_ k: String) {
-        if !first { text += ", " }
+        if !first { text += compact ? "," : ", " }
         first = false
-        text += JSONString.quoted(k) + ": "
+        text += JSONString.quoted(k) + (compact ? ":" : ": ")
     }
 
     public mutating func add(_ k: String, _ value: String) {
@@ -64,6 +66,4 @@ public struct JSONObject {
         while fraction.hasSuffix("0") { fraction.removeLast() }
         return (negative ? "-" : "") + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
     }
-
-
 }
