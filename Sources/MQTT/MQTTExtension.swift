@@ -1,5 +1,6 @@
 import KioskConfig
 import KioskCore
+import KioskVersion
 import Logging
 import MQTTProtocol
 import Runtime
@@ -102,7 +103,7 @@ public final class MQTTExtension: LoopExtension {
     }
 
     /// Sets up the client; the first connect is tried at `now` (in `service`).
-    public init(settings: MQTTSettings, hostname: String = MQTTExtension.hostname(), softwareVersion: String = "kiosk",
+    public init(settings: MQTTSettings, hostname: String = MQTTExtension.hostname(), softwareVersion: String = KioskVersion.current,
                 logger: Logger, now: Instant) throws(MosquittoError) {
         self.settings = settings
         log = logger

@@ -2,6 +2,7 @@ import CLinuxSystem
 import Display
 import KioskConfig
 import KioskCore
+import KioskVersion
 import Logging
 import TouchInput
 #if canImport(Glibc)
@@ -52,6 +53,7 @@ extension KioskLoop {
 
     func logStart(_ output: any FrameOutput, rotation turn: DisplayRotation) {
         log.info("kiosk starting", metadata: [
+            "kiosk.version": "\(KioskVersion.current)",
             "config.file": "\(options.configPath)", "config.generation": "\(generation)",
             "display": "\(output.summary)", "display.rotation": "\(turn.degrees)",
             "scene.views": "\(configuration.scene.views.count)", "scene.gestures": "\(configuration.scene.gestures.count)",
