@@ -1,7 +1,7 @@
 import KioskConfig
 import KioskCore
+import KioskLog
 import KioskVersion
-import Logging
 import MQTTProtocol
 import Runtime
 import Scene

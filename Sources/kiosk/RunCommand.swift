@@ -2,8 +2,8 @@ import ArgumentParser
 import Control
 import Foundation
 import KioskConfig
+import KioskLog
 import KioskVersion
-import Logging
 import MQTT
 import Runtime
 

@@ -2,8 +2,8 @@ import CLinuxSystem
 import Display
 import KioskConfig
 import KioskCore
+import KioskLog
 import KioskVersion
-import Logging
 import TouchInput
 #if canImport(Glibc)
 import Glibc
