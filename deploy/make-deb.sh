@@ -2,7 +2,7 @@
 # Makes kiosk_<version>-<revision>_<arch>.deb with dpkg-deb: a package a Raspberry Pi (arm64) or
 # a PC (amd64) installs with apt, no Swift toolchain needed there.
 #
-#   deploy/make-deb.sh [--arch amd64|arm64] [--binary PATH] [--revision N] [--out DIR]
+#   deploy/make-deb.sh [--arch amd64|arm64] [--binary PATH] [--revision N] [--out DIR] [--compression C]
 #
 #   --arch ARCH     the package's architecture (default: this machine's, dpkg --print-architecture)
 #   --binary PATH   the kiosk executable, built with --static-swift-stdlib (the Swift runtime in
@@ -12,6 +12,11 @@
 #                   given (README "Deploying to a Raspberry Pi" says where the arm64 one is made).
 #   --revision N    the Debian revision (default 1): a package of the same kiosk made again
 #   --out DIR       where the .deb goes (default: the current folder)
+#   --maintainer M  "Name <address>" for the control file and changelog (default: Debian's
+#                   DEBFULLNAME and DEBEMAIL, else git's user.name and user.email, else the
+#                   author of the checkout's last commit)
+#   --compression C dpkg-deb's: xz (the default, the smallest), gzip (ten times faster, a third
+#                   bigger: what the tests use), zstd or none
 #
 # The version is read out of the binary (Tools/version.sh stamped it at build time), so a
 # package cannot say one version and hold another. It installs what deploy/install.sh installs,
@@ -26,13 +31,17 @@ arch=
 binary=
 revision=1
 out=.
+compression=xz
+maintainer=
 while [ $# -gt 0 ]; do
     case $1 in
         --arch) arch=$2; shift 2 ;;
         --binary) binary=$2; shift 2 ;;
         --revision) revision=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+        --compression) compression=$2; shift 2 ;;
+        --maintainer) maintainer=$2; shift 2 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) echo "make-deb.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -46,6 +55,16 @@ case $arch in
     *) fail "--arch: amd64 or arm64, not '$arch'" ;;
 esac
 case $revision in [0-9]*) ;; *) fail "--revision: a number, not '$revision'" ;; esac
+if [ -z "$maintainer" ]; then
+    if [ -n "${DEBEMAIL:-}" ]; then
+        maintainer="${DEBFULLNAME:-kiosk} <$DEBEMAIL>"
+    elif email=$(git -C "$top" config user.email 2>/dev/null); then
+        maintainer="$(git -C "$top" config user.name 2>/dev/null || echo kiosk) <$email>"
+    else
+        maintainer=$(git -C "$top" log -1 --format='%an <%ae>' 2>/dev/null || true)
+    fi
+fi
+case $maintainer in *?' <'?*@?*'>') ;; *) fail "--maintainer: 'Name <address>', not '$maintainer' (or set DEBFULLNAME and DEBEMAIL)" ;; esac
 
 if [ -z "$binary" ]; then
     if [ "$arch" = "$host" ]; then
@@ -126,8 +145,8 @@ install -D -m 0644 "$here/raspberry-pi/cmdline.txt" "$doc/raspberry-pi/cmdline.t
 install -D -m 0644 "$here/debian/copyright" "$doc/copyright"
 gzip -9n < "$top/README.md" > "$doc/README.md.gz"
 date=$(git -C "$top" log -1 --format=%aD 2>/dev/null || date -R)
-printf 'kiosk (%s) unstable; urgency=medium\n\n  * kiosk %s, packaged by deploy/make-deb.sh.\n\n -- kiosk <kiosk@localhost>  %s\n' \
-    "$version-$revision" "$version" "$date" | gzip -9n > "$doc/changelog.Debian.gz"
+printf 'kiosk (%s) unstable; urgency=medium\n\n  * kiosk %s, packaged by deploy/make-deb.sh.\n\n -- %s  %s\n' \
+    "$version-$revision" "$version" "$maintainer" "$date" | gzip -9n > "$doc/changelog.Debian.gz"
 chmod 0644 "$doc/changelog.Debian.gz" "$doc/README.md.gz"
 
 for script in postinst prerm postrm; do install -m 0755 "$here/debian/$script" "$debian/$script"; done
@@ -137,7 +156,7 @@ cat > "$debian/control" <<EOF
 Package: kiosk
 Version: $version-$revision
 Architecture: $arch
-Maintainer: kiosk <kiosk@localhost>
+Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
 Depends: $depends, systemd
 Section: misc
@@ -151,6 +170,6 @@ Description: touch kiosk for a Raspberry Pi touchscreen, drawn straight to DRM
 EOF
 mkdir -p "$out"
 deb=$out/kiosk_${version}-${revision}_$arch.deb
-dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+dpkg-deb --root-owner-group "-Z$compression" --build "$root" "$deb" >/dev/null
 say "made $deb ($(du -k "$deb" | cut -f1) kB; kiosk $version, Depends: $depends, systemd)"
 echo "$deb"

@@ -21,6 +21,7 @@ state() {
     echo "Getty=$(readlink /etc/systemd/system/serial-getty@ttyS0.service)"
     echo "Account=$(id kiosk 2>&1)"
     echo "Journal=$(journalctl -b -u kiosk.service -o cat --no-pager | grep -m 1 'kiosk starting')"
+    echo "Uptime=$(cut -d' ' -f1 /proc/uptime)"
     echo "KIOSK-$1-END"
 }
 
@@ -49,7 +50,7 @@ echo "status=$?"
 echo "KIOSK-REMOVE-END"
 state REMOVED
 echo "KIOSK-REMOVED-FILES-BEGIN"
-ls -d /usr/bin/kiosk /usr/lib/systemd/system/kiosk.service /etc/kiosk/kiosk.conf /var/lib/kiosk 2>/dev/null
+for f in /usr/bin/kiosk /usr/lib/systemd/system/kiosk.service /etc/kiosk/kiosk.conf /var/lib/kiosk; do [ ! -e "$f" ] || echo "$f"; done
 echo "KIOSK-REMOVED-FILES-END"
 
 echo "KIOSK-PURGE-BEGIN"

@@ -133,6 +133,10 @@ if [ -n "$config" ]; then install -D -m 0644 "$config" "$layer/etc/kiosk/kiosk.c
 if [ "$install" = yes ]; then
     "$top/deploy/install.sh" --root "$layer" --binary "$kiosk" > "$run/install.log" 2>&1 \
         || { cat "$run/install.log" >&2; log "install.sh failed"; exit 1; }
+else
+    # install.sh masks the console's getty; without it the getty's vhangup() would cut the
+    # script's output on ttyS0.
+    ln -s /dev/null "$layer/etc/systemd/system/serial-getty@ttyS0.service"
 fi
 for file in "$@"; do cp "$file" "$layer/payload/"; done
 cp "$script" "$layer/payload/script.sh"
