@@ -22,17 +22,17 @@ case $release in
 esac
 version=$release
 # Only the project's own checkout: not a git repository that happens to hold an export of it.
-if command -v git >/dev/null 2>&1 && [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
-    if described=$(git -C "$top" describe --tags --match "v$release" --long --dirty --abbrev=7 2>/dev/null); then
+if command -v git >/dev/null 2>&1 && [ "$(git -c safe.directory="$top" -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
+    if described=$(git -c safe.directory="$top" -C "$top" describe --tags --match "v$release" --long --dirty --abbrev=7 2>/dev/null); then
         # v0.1.0-12-g3f49a9e[-dirty]
         rest=${described#"v$release"-}
         count=${rest%%-*}; rest=${rest#*-}
         hash=${rest%%-*}
         case $described in *-dirty) dirty=.dirty ;; *) dirty= ;; esac
         if [ "$count" != 0 ] || [ -n "$dirty" ]; then version="$release+$count.$hash$dirty"; fi
-    elif hash=$(git -C "$top" describe --always --dirty --abbrev=7 2>/dev/null); then
-        since=$(git -C "$top" log -1 --format=%H -- VERSION 2>/dev/null || true)
-        count=$(git -C "$top" rev-list --count "${since:+$since..}HEAD" 2>/dev/null || echo 0)
+    elif hash=$(git -c safe.directory="$top" -C "$top" describe --always --dirty --abbrev=7 2>/dev/null); then
+        since=$(git -c safe.directory="$top" -C "$top" log -1 --format=%H -- VERSION 2>/dev/null || true)
+        count=$(git -c safe.directory="$top" -C "$top" rev-list --count "${since:+$since..}HEAD" 2>/dev/null || echo 0)
         case $hash in *-dirty) dirty=.dirty; hash=${hash%-dirty} ;; *) dirty= ;; esac
         version="$release+$count.g$hash$dirty"
     fi

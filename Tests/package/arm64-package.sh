@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Checks an arm64 kiosk package on this (x86_64) machine, as far as qemu-user reaches: the
 # package unpacked; an arm64 Debian root made from nothing but its Depends (debootstrap --foreign
-# --include=<Depends>: what apt would pull onto a Pi); every library the binary needs, and every
-# library those need, found in that root and built for aarch64 (ldd's work, done with readelf,
-# since ldd cannot run an aarch64 loader here); then `kiosk replay` of traces/demo.evemu with the
-# package's own config under qemu-aarch64-static, against the root's libraries and font, whose
-# events and screenshot must equal this machine's kiosk's for the same trace, config and font.
+# --include=<Depends>, every package unpacked: what apt would pull onto a Pi); every library the
+# binary needs, and every library those need, found in that root and built for aarch64 (ldd's
+# work, done with readelf, since ldd cannot run an aarch64 loader here); then `kiosk replay` of
+# traces/demo.evemu with the package's own config under qemu-aarch64-static, against the root's
+# libraries and font, whose events, state and screenshot must equal this machine's kiosk's for
+# the same trace, config and font.
 #
 #   Tests/package/arm64-package.sh DEB [KIOSK]
 #
@@ -38,7 +39,8 @@ say "package $(basename "$deb") version $(dpkg-deb -f "$deb" Version) binary $(s
 # 1. The root: the package's Depends (the first of each alternative: trixie's names), unpacked.
 depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed -e 's/|.*//' -e 's/(.*)//' -e 's/ //g' | grep . | sort -u | paste -sd,)
 say "depends $depends"
-key=$(echo "trixie arm64 $depends" | md5sum | cut -c1-8)
+# Named by the Depends and by this step's recipe: either changed makes a new root.
+key=$(printf '%s\n' "trixie arm64 $depends" "$(sed -n '/^# 1\. The root/,/^# 2\. /p' "$0")" | md5sum | cut -c1-8)
 tarball=$work/arm64-root-trixie-$key.tar.zst
 root=$work/arm64-root-trixie-$key
 exec 9>"$work/arm64-root.lock"
@@ -50,7 +52,10 @@ if [ ! -f "$tarball" ]; then
     debootstrap --arch=arm64 --foreign --variant=minbase --include="$depends" trixie "$root.work" \
         "${KIOSK_DEBIAN_MIRROR:-http://deb.debian.org/debian}" > "$work/arm64-root.log" 2>&1 \
         || { tail -20 "$work/arm64-root.log"; fail "debootstrap (all of it in $work/arm64-root.log)"; }
-    rm -rf "$root.work"/var/cache/apt/archives/*.deb "$root.work"/debootstrap/*.deb "$root.work"/usr/share/{doc,man,locale}
+    # The first stage unpacks only what the second would run with; the rest is downloaded. Every
+    # package is unpacked, none configured: the files are all this check reads.
+    for d in "$root.work"/var/cache/apt/archives/*.deb; do dpkg-deb -x "$d" "$root.work"; done
+    rm -rf "$root.work"/var/cache/apt/archives/*.deb "$root.work"/debootstrap "$root.work"/usr/share/{doc,man,locale}
     rm -f "$work"/arm64-root-trixie-*.tar.zst
     tar -C "$root.work" --zstd -cf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
     rm -rf "$root.work"
@@ -105,15 +110,16 @@ replay() {
     (cd "$run" && "$@" replay demo.evemu --config kiosk.conf --events "$side.events" --state "$side.state" --screenshot "$side.png")
 }
 command -v qemu-aarch64-static >/dev/null || fail "no qemu-aarch64-static (apt-get install qemu-user-static)"
-t=$(date +%s.%N)
 qemu-aarch64-static -L "$root" "$kiosk" --version > "$run/version" \
     || fail "kiosk --version under qemu-aarch64-static"
 say "version $(cat "$run/version")"
 # The peak RSS is qemu's: the emulated kiosk's memory plus the translator's.
+t=$(date +%s.%N)
 replay arm64 /usr/bin/time -f '%M' -o "$run/rss" qemu-aarch64-static -L "$root" "$kiosk" \
     || fail "kiosk replay under qemu-aarch64-static"
 say "replay seconds $(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') max-rss-kb $(cat "$run/rss")"
-replay amd64 "$host_kiosk" || fail "kiosk replay on this machine"
+replay amd64 /usr/bin/time -f '%M' -o "$run/rss-host" "$host_kiosk" || fail "kiosk replay on this machine"
+say "replay on $(uname -m) max-rss-kb $(cat "$run/rss-host")"
 for output in events state png; do
     cmp -s "$run/arm64.$output" "$run/amd64.$output" || fail "the replay's $output differs between aarch64 and $(uname -m)"
 done

@@ -8,7 +8,8 @@ first=$(ls /payload/kiosk_*-1_amd64.deb)
 second=$(ls /payload/kiosk_*-2_amd64.deb)
 
 # Everything in the places a package may write, before and after, to find what is left behind.
-snapshot() { find /etc /usr /var /opt /srv /run -xdev \( -path /var/log/journal -o -path /run/log \) -prune -o -print | sort; }
+# (The root is the initramfs; /run is a mount of its own. /tmp holds these lists.)
+snapshot() { find / /run -xdev \( -path /tmp -o -path /payload -o -path /var/log/journal -o -path /run/log \) -prune -o -print | sort -u; }
 # The unit's state, the package's, and what kiosk itself says about its version.
 state() {
     echo "KIOSK-$1-BEGIN"
