@@ -95,6 +95,20 @@ struct KioskPackageOnRealKernelTests {
         #expect(upgraded["UnitFileState"] == "enabled", "\(upgraded)")
     }
 
+    /// `[mqtt]` added to the installed config, then `dpkg-reconfigure kiosk`: the MQTT drop-in is
+    /// in place (the unit gets the network), and kiosk runs with it, as install.sh would leave it.
+    @Test func reconfiguringAfterAddingMQTTGivesTheServiceTheNetwork() throws {
+        let run = try finished().run
+        var facts: [String: String] = [:]
+        let text = try section("RECONFIGURE", run)
+        for line in text.split(separator: "\n") {
+            let kv = line.split(separator: "=", maxSplits: 1)
+            if kv.count == 2 { facts[String(kv[0])] = String(kv[1]) }
+        }
+        #expect(facts["status"] == "0" && facts["DropIn"] == "1", "\(text)")
+        #expect(facts["PrivateNetwork"] == "no" && facts["ActiveState"] == "active", "\(text)")
+    }
+
     /// `remove` keeps what `purge` takes: the config and the state directory.
     @Test func removeStopsTheServiceAndKeepsTheConfig() throws {
         let run = try finished().run

@@ -45,6 +45,16 @@ echo "status=$?"
 echo "KIOSK-UPGRADE-END"
 state UPGRADED
 
+# [mqtt] added by hand: `dpkg-reconfigure kiosk` gives the unit the network (README "MQTT").
+printf '\n[mqtt]\nbroker = "mqtt://127.0.0.1:1883"\n' >> /etc/kiosk/kiosk.conf
+echo "KIOSK-RECONFIGURE-BEGIN"
+dpkg-reconfigure kiosk 2>&1
+echo "status=$?"
+echo "DropIn=$(grep -c '^PrivateNetwork=no' /etc/systemd/system/kiosk.service.d/mqtt.conf 2>/dev/null)"
+echo "PrivateNetwork=$(systemctl show -p PrivateNetwork --value kiosk.service)"
+echo "ActiveState=$(systemctl show -p ActiveState --value kiosk.service)"
+echo "KIOSK-RECONFIGURE-END"
+
 echo "KIOSK-REMOVE-BEGIN"
 apt-get remove -y kiosk 2>&1
 echo "status=$?"
