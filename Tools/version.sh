@@ -1,8 +1,8 @@
 #!/bin/sh
 # kiosk's version, the one place it comes from: VERSION (the release, by hand), plus where the
 # commit is when this is a git checkout. Printed, or with --swift FILE written as Swift source
-# (by Plugins/KioskVersionPlugin at every build; FILE is rewritten only when the text changes,
-# so an unchanged version recompiles nothing).
+# (by Plugins/KioskVersionPlugin when VERSION, git's state or a source file changed; FILE is
+# rewritten only when the text changes, so an unchanged version recompiles nothing).
 #
 #   Tools/version.sh [--swift FILE]
 #
