@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Control", targets: ["Control"]),
         .library(name: "MQTTProtocol", targets: ["MQTTProtocol"]),
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
+        .library(name: "KioskState", targets: ["KioskState"]),
         // Test tooling, not the kiosk: a product only so that the benchmarks package can feed synthetic panels.
         .library(name: "KioskTestSupport", targets: ["KioskTestSupport"]),
     ],
@@ -67,9 +68,12 @@ let package = Package(
         .target(name: "Display", dependencies: ["CDRM", "KioskCore"]),
         // The serial console log: a swift-log handler over a non-blocking, bounded serial sink.
         .target(name: "KioskLog", dependencies: ["KioskCore", .product(name: "Logging", package: "swift-log")]),
+        // The state file: what users and programs set at run time, kept across restarts and power
+        // cuts (its document parsed with Foundation's JSONDecoder, fuzzed alone), and its store.
+        .target(name: "KioskState", dependencies: ["Scene", "KioskCore", .product(name: "Logging", package: "swift-log")]),
         // The kiosk loop (live and on a virtual clock for replay), its stats, signals and reload.
         .target(name: "Runtime", dependencies: [
-            "Render", "Display", "TouchInput", "Scene", "Gestures", "InputEvents", "KioskConfig", "KioskLog",
+            "Render", "Display", "TouchInput", "Scene", "Gestures", "InputEvents", "KioskConfig", "KioskLog", "KioskState",
             "CLinuxSystem", "KioskCore",
             "MultitouchA",
             .product(name: "Logging", package: "swift-log"),

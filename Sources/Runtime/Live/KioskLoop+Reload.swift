@@ -42,6 +42,7 @@ extension KioskLoop {
         scene = newScene
         pipeline.replaceScene(renderer: newRenderer)
         let old = configuration.runtime
+        let oldState = configuration.state
         configuration = next
         generation += 1
         for e in extensions.installed { (e as? HookRunner)?.reconfigure(next.hooks) }
@@ -65,6 +66,7 @@ extension KioskLoop {
         if settings.log.stderr != old.log.stderr { restartKeys.append("log.stderr") }
         if settings.log.bufferLines != old.log.bufferLines { restartKeys.append("log.buffer_lines") }
         if settings.log.repeatInterval != old.log.repeatInterval { restartKeys.append("log.repeat_interval") }
+        restartKeys += reconfigureState(next.state, old: oldState)
         log.info("config reloaded", metadata: [
             "config.generation": "\(generation)", "config.file": "\(options.configPath)",
             "scene.carried": "\(carried.joined(separator: ","))",
