@@ -1,5 +1,5 @@
 import KioskCore
-import Logging
+import KioskLog
 import Scene
 
 /// Keeps the state file in step with the scene: restores it at start, notices what changed at

@@ -1,7 +1,7 @@
 import KioskConfig
 import KioskCore
 import KioskState
-import Logging
+import KioskLog
 #if canImport(Glibc)
 import Glibc
 #endif
