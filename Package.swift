@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskCore", "KioskTestSupport"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "ControlProtocol", "KioskLog", "KioskConfig", "Scene", "Gestures", "KioskCore",
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "ControlProtocol", "KioskLog", "KioskConfig", "KioskState", "Scene", "Gestures", "KioskCore",
                                                         "InputEvents", "Render", "Display", "KioskTestSupport"]),
         // What every test target shares: the touch script and the synthetic touchscreens under it (the
         // events a kernel driver would write), the tests' virtual clock, running the built kiosk, a
@@ -115,8 +115,10 @@ let package = Package(
         .target(name: "KioskTestSupport", dependencies: ["InputEvents", "CLinuxInput", "Gestures", "Scene", "KioskConfig", "KioskLog", "KioskCore"], path: "Tests/Support"),
         // Every test of the built `kiosk` executable as a user or an integrator meets it: run, replay,
         // check-config, show; deploy/; its files, signals and exit statuses.
-        .testTarget(name: "CommandTests", dependencies: ["kiosk", "Render", "Runtime", "KioskConfig", "InputEvents", "KioskCore",
+        .testTarget(name: "CommandTests", dependencies: ["kiosk", "Render", "Runtime", "KioskConfig", "KioskState", "Scene", "InputEvents", "KioskCore",
                                                         "KioskLog", "KioskTestSupport"]),
+        // The state file's document, its durable writes and the coalescing store, on real files.
+        .testTarget(name: "KioskStateTests", dependencies: ["KioskState", "KioskConfig", "Scene", "KioskLog", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["kiosk", "KioskConfig", "Scene", "Gestures", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
                                                        "KioskCore", "KioskConfig"],

@@ -14,10 +14,14 @@ final class KioskProcess: Sendable {
     private let log = Collected()
     private let arrived = DispatchSemaphore(value: 0)
     let folder: URL
+    /// The folder was made for this process, and goes with it.
+    private let ownsFolder: Bool
 
-    /// Starts `kiosk run --config CONFIG` with `config` written into a fresh folder.
-    init(config: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
-        folder = try temporaryFolder("run")
+    /// Starts `kiosk run --config CONFIG` with `config` written into a fresh folder, or into
+    /// `folder` (a restart on the same files).
+    init(config: String, arguments: [String] = [], environment: [String: String] = [:], folder given: URL? = nil) throws {
+        folder = try given ?? temporaryFolder("run")
+        ownsFolder = given == nil
         let path = folder.appendingPathComponent("kiosk.conf")
         try config.replacingOccurrences(of: "@FOLDER@", with: folder.path).write(to: path, atomically: true, encoding: .utf8)
         process = Process()
@@ -62,6 +66,7 @@ final class KioskProcess: Sendable {
     }
 
     func signal(_ s: Int32) { kill(process.processIdentifier, s) }
+    var pid: Int32 { process.processIdentifier }
 
     /// Stops the process (SIGSTOP) and waits until the kernel says it is stopped, as a frame that
     /// runs long holds the loop: signals sent meanwhile wait together.
@@ -125,7 +130,7 @@ final class KioskProcess: Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(at: folder)
+        if ownsFolder { try? FileManager.default.removeItem(at: folder) }
     }
 }
 
