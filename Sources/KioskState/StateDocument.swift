@@ -100,9 +100,12 @@ public struct StateDocument: Sendable, Equatable {
             c.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
         }
         switch e {
-        case .dataCorrupted(let c) where c.codingPath.isEmpty:
+        case .dataCorrupted(let c) where c.codingPath.isEmpty && whole:
             // Foundation's own words name the place; the usual cause is a file cut short.
             return "not JSON (torn or corrupt): \(c.debugDescription)"
+        case .dataCorrupted(let c) where c.codingPath.isEmpty:
+            // JSON (the version was read), with a value of the wrong type somewhere (a fraction of a tap).
+            return "a value is not what a state file holds: \(c.debugDescription)"
         case .typeMismatch(_, let c) where c.codingPath.isEmpty:
             return "not a JSON object; a state file is one, such as {\"version\": \(version), \"views\": {}}"
         case .keyNotFound(let key, let c) where whole && c.codingPath.isEmpty:

@@ -22,6 +22,8 @@ public final class StateStore {
         public var failures = 0
         /// The slowest write so far (open to fsync of the folder), in milliseconds.
         public var slowestWriteMilliseconds = 0.0
+        /// Every write's time added up, in milliseconds (with `writes`, the mean).
+        public var totalWriteMilliseconds = 0.0
     }
 
     public let file: StateFile
@@ -156,6 +158,7 @@ public final class StateStore {
         counters.writes += 1
         let ms = Double(stopwatch.now.microseconds - started.microseconds) / 1000
         counters.slowestWriteMilliseconds = max(counters.slowestWriteMilliseconds, ms)
+        counters.totalWriteMilliseconds += ms
         if failingWrites > 0 {
             log.notice("state written again", metadata: ["state.file": "\(file.path)", "state.failed_writes": "\(failingWrites)"])
             failingWrites = 0

@@ -33,7 +33,7 @@ struct StateDocumentTests {
         ("{\"version\": \"1\"}", "version: expected a whole number"),
         ("{\"version\": 1, \"views\": {\"s\": {\"kind\": \"slider\"}}}", "views.s: a slider needs \"value\""),
         ("{\"version\": 1, \"views\": {\"s\": {\"kind\": \"slider\", \"value\": \"high\"}}}", "value: expected a number"),
-        ("{\"version\": 1, \"views\": {\"b\": {\"kind\": \"button\", \"label\": \"x\", \"taps\": 1.5}}}", "taps"),
+        ("{\"version\": 1, \"views\": {\"b\": {\"kind\": \"button\", \"label\": \"x\", \"taps\": 1.5}}}", "not what a state file holds"),
         ("{\"version\": 1, \"views\": {\"q\": {\"kind\": \"square\"}}}", "kind 'square' has no saved state"),
         ("{\"version\": 1, \"mqtt\": {\"announced\": [1]}}", "expected a string"),
     ])
