@@ -190,6 +190,16 @@ struct KioskServiceOnRealKernelTests {
         #expect(text.contains(#""name":"slider""#) && text.contains(#""value":0.25"#), "\(text)")
     }
 
+    /// `systemctl restart kiosk` after that set: the slider is where it was set, restored from the
+    /// state file in the unit's StateDirectory, which is the kiosk user's alone (UMask=0077).
+    @Test func aRestartKeepsTheSliderWhereItWasSet() throws {
+        let run = try finished()
+        let text = try section("RESTART", run)
+        #expect(!text.contains("KIOSK-TIMEOUT"), "\(text)")
+        #expect(text.contains(#""name":"slider""#) && text.contains(#""value":0.25"#), "\(text)")
+        #expect(text.contains("state file 600 kiosk kiosk"), "\(text)")
+    }
+
     @Test func aKilledKioskIsRestarted() throws {
         let run = try finished()
         let lines = try systemdLines(run)
@@ -211,8 +221,9 @@ struct KioskServiceOnRealKernelTests {
         #expect(took >= 10 && took <= 10 + 2 + 10, "restarted \(took) s after SIGSTOP")
         let end = try properties("STATE-END", run)
         #expect(end["ActiveState"] == "active" && end["NRestarts"] == "2", "\(end)")
-        // A kiosk restarted by the watchdog leaves nothing in its state directory (no core).
-        #expect(try section("STATE-DIRECTORY", run).isEmpty)
+        // A kiosk restarted by the watchdog leaves nothing in its state directory (no core) but
+        // its state file (no stray temporary file either).
+        #expect(try section("STATE-DIRECTORY", run).trimmingCharacters(in: .whitespacesAndNewlines) == "state.json")
     }
 
     /// The service's user and config, run without one of its groups: kiosk names that group, and
