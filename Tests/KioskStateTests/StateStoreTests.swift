@@ -6,6 +6,9 @@ import KioskState
 import KioskTestSupport
 import Scene
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The store on real files and the default scene, on a virtual clock: what it restores, what it
 /// refuses, when it writes.
@@ -207,6 +210,23 @@ struct StateStoreTests {
         let next = StateStore(file: rig.file, interval: 2, logger: Logger(label: "next", factory: { _ in InMemoryLogHandler() }))
         next.restore(into: try KioskScene(KioskConfiguration.load(path: KioskExecutable.defaultConfigPath).scene))
         #expect(next.announcedTopics == ["homeassistant/switch/k/switch/config"])
+    }
+
+    /// A write never changes the file in place: a reader that opened the old file reads it whole
+    /// and unchanged, as a power cut mid-write would leave it; the new one took its name.
+    @Test func aWriteNeverChangesTheFileInPlace() throws {
+        let rig = try Rig("in-place")
+        rig.store.restore(into: rig.scene)
+        rig.wake(at: 0)
+        let before = try String(contentsOfFile: rig.file.path, encoding: .utf8)
+        let old = open(rig.file.path, O_RDONLY)
+        defer { close(old) }
+        try rig.set("slider", .value(0.75))
+        rig.wake(at: 10)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let n = read(old, &buffer, buffer.count)
+        #expect(n > 0 && String(decoding: buffer[0..<max(0, n)], as: UTF8.self) == before)
+        #expect(rig.onDisk?.views.first { $0.name == "slider" }?.state == .slider(value: 0.75))
     }
 
     /// A write goes through one temporary name, fsynced and renamed: what a kill mid-write leaves
