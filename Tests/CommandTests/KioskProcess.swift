@@ -135,7 +135,8 @@ final class KioskProcess: Sendable {
 }
 
 /// A config for `kiosk run` on this machine: the default scene, a headless display, an empty
-/// input folder (no touchscreen), the log on stderr only. `extra` is appended to the sections.
+/// input folder (no touchscreen), the log on stderr only, no state file unless `tail` has a `[state]`
+/// (so no test reads or writes the machine's /var/lib/kiosk). `extra` is appended to the sections.
 func headlessConfig(display: String = "", log: String = "", input: String = "", tail: String = "") throws -> String {
     let scene = try String(contentsOf: repositoryRoot.appendingPathComponent("config/kiosk.toml"), encoding: .utf8)
     // The default file documents the runtime sections; cut them off, the test sets its own.
@@ -155,5 +156,5 @@ func headlessConfig(display: String = "", log: String = "", input: String = "", 
         serial = "none"
         \(log)
         \(tail)
-        """
+        """ + (tail.contains("[state]") ? "" : "\n[state]\nenabled = false\n")
 }

@@ -17,9 +17,10 @@ class LiveLoopRun {
 
     /// `input` (given the folder) and `log` are more lines for the config's `[input]` and `[log]`
     /// sections, each ending in a newline; without `output`, the loop gets a new headless display each time it asks.
-    /// `sections` are more sections after `[log]`, each with its header.
+    /// `sections` are more sections after `[log]`, each with its header; by default the state file
+    /// is off, so no test reads or writes the machine's /var/lib/kiosk.
     init(
-        _ name: String, input: (_ folder: URL) -> String = { _ in "" }, log: String = "", sections: String = "",
+        _ name: String, input: (_ folder: URL) -> String = { _ in "" }, log: String = "", sections: String = "\n[state]\nenabled = false\n",
         clock: VirtualClock = VirtualClock(), output given: (any FrameOutput)? = nil
     ) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-\(name)-\(UUID().uuidString.prefix(8))")
