@@ -24,9 +24,10 @@ struct PowerCutTests {
     }
 
     static let interval = 0.1
-    /// What a write may take beyond its interval on a loaded machine: the write itself (fsyncs,
-    /// up to 0.1 s seen here beside builds) and the loop's wake-up.
-    static let slack = 0.2
+    /// What a write may take beyond its interval on a loaded machine: the write itself and the
+    /// loop's wake-up. An fsync on ext4 waits for the journal's commit, which holds every other
+    /// process's dirty data too: beside a build, more than 0.2 s was seen (2 kills of 600).
+    static let slack = 0.3
 
     @Test func killedAtRandomTheStateIsAlwaysOneAcknowledged() throws {
         let kills = ProcessInfo.processInfo.environment["KIOSK_STATE_CRASH_KILLS"].flatMap(Int.init) ?? 200
@@ -50,8 +51,8 @@ struct PowerCutTests {
             acknowledgedAt.append(Date())
             // Half the runs fall quiet before the kill: the last sets then wait for no later one
             // to be written, and those quiet longer than interval + slack must be on disk.
-            let quietAfter = Double.random(in: 0...0.15, using: &generator)
-            let killAfter = quietAfter + (Bool.random(using: &generator) ? 0 : Double.random(in: 0.05...0.4, using: &generator))
+            let quietAfter = Double.random(in: 0...0.1, using: &generator)
+            let killAfter = quietAfter + (Bool.random(using: &generator) ? 0 : Double.random(in: 0.05...0.5, using: &generator))
             if killAfter - quietAfter > Self.interval + Self.slack { quietKills += 1 }
             let start = Date()
             let killed = Self.sigkill(k, after: killAfter)
@@ -80,7 +81,7 @@ struct PowerCutTests {
             #expect(k.waitForExit(seconds: 10))
         }
         let seconds = Date().timeIntervalSince(started)
-        print("power cuts: \(kills) kills (\(quietKills) after the sets fell quiet for longer than \(Self.interval + Self.slack) s), "
+        print("power cuts: \(kills) kills (\(quietKills) after the sets fell quiet for longer than \(fixed(Self.interval + Self.slack)) s), "
               + "\(setsAcknowledged) sets acknowledged, \(lost) lost, \(String(format: "%.1f", seconds)) s")
         #expect(lost == 0)
     }
@@ -108,6 +109,8 @@ struct PowerCutTests {
             lost += 1
         }
     }
+
+    func fixed(_ x: Double) -> String { String(format: "%.1f", x) }
 
     /// When the last SIGKILL was sent.
     var killedAt: Date { Self.lastKill.withLock { $0 } }
