@@ -66,7 +66,6 @@ final class KioskProcess: Sendable {
     }
 
     func signal(_ s: Int32) { kill(process.processIdentifier, s) }
-    var pid: Int32 { process.processIdentifier }
 
     var pid: Int32 { process.processIdentifier }
 
