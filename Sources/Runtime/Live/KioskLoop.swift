@@ -245,6 +245,10 @@ public final class KioskLoop {
     /// The stages after input, at `now`: timers, then animation, render and present when the
     /// display can take a frame; then the scene's events, the log, the stats line and the watchdog.
     public func tick(at now: Instant) {
+        // The synthetic finger's frames due by `now` happened before it: they go in first, so that a
+        // loop that stalled after a tap's down (a starved CPU) never fires the long press its lift,
+        // due long ago, forbids. The panel's frames were read in the input stage just before.
+        playSyntheticTouches(through: now)
         // Timers: long presses, tap windows, animations ending. Those due before a frame fired as
         // the engine took it (GestureEngine.process), each once, at its own time.
         let timersStart = meter.start()
