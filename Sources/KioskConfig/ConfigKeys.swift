@@ -25,7 +25,7 @@ extension String: ConfigKeyName {
 
 /// The sections: the top level's keys.
 enum SectionKey: String, ConfigKey {
-    case panel, scene, view, gesture, display, input, log, loop, control, hook, hooks, mqtt
+    case panel, scene, view, gesture, display, input, log, loop, control, hook, hooks, mqtt, state
 
     /// `[name]` as a header writes it.
     var header: String { "[\(rawValue)]" }
@@ -79,4 +79,9 @@ enum HooksKey: String, ConfigKey {
 /// One `[[hook]]`.
 enum HookKey: String, ConfigKey {
     case view, event, run, timeout
+}
+
+/// `[state]`: the state file kept across restarts.
+enum StateKey: String, ConfigKey {
+    case enabled, directory, file, writeInterval = "write_interval"
 }

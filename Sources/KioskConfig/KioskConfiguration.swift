@@ -16,6 +16,8 @@ public struct KioskConfiguration: Sendable {
     public var hooks = HookSettings()
     /// `[mqtt]`; nil: no MQTT.
     public var mqtt: MQTTSettings?
+    /// `[state]`: the state file kept across restarts (StateSection.swift).
+    public var state = StateSettings()
 
     public init(file: String, scene: SceneDescription, runtime: RuntimeSettings = RuntimeSettings()) {
         self.file = file
@@ -85,6 +87,7 @@ public struct KioskConfiguration: Sendable {
         configuration.control = try ControlSection().settings(top)
         configuration.hooks = try HookSection().settings(top, views: scene.views)
         configuration.mqtt = mqtt
+        configuration.state = try StateSection().settings(top)
         return configuration
     }
 }

@@ -37,6 +37,7 @@ struct KeyTableTests {
         expectEveryKey(LoopSettings.Stage.names, under: "[loop.stages]", in: text)
         expectEveryKey(ControlKey.names, under: SectionKey.control.header, in: text)
         expectEveryKey(HooksKey.names, under: SectionKey.hooks.header, in: text)
+        expectEveryKey(StateKey.names, under: SectionKey.state.header, in: text)
         // ca_file is only for an mqtts:// broker, and is left out for an mqtt:// one.
         expectEveryKey(MQTTKey.names.filter { $0 != MQTTKey.caFile.name }, under: SectionKey.mqtt.header, in: text)
         #expect(try KioskConfiguration.parse(text, file: "kiosk.toml").resolvedText == text)
