@@ -26,7 +26,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
@@ -65,21 +64,20 @@ let package = Package(
         .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // The panel: card, connector, mode, dumb buffers, page flips, restore; and a headless target.
         .target(name: "Display", dependencies: ["CDRM", "KioskCore"]),
-        // The serial console log: a swift-log handler over a non-blocking, bounded serial sink.
-        .target(name: "KioskLog", dependencies: ["KioskCore", .product(name: "Logging", package: "swift-log")]),
+        // The serial console log: kiosk's `Logger` and its handler over non-blocking, bounded sinks (serial line, stderr).
+        .target(name: "KioskLog", dependencies: ["KioskCore"]),
         // The kiosk loop (live and on a virtual clock for replay), its stats, signals and reload.
         .target(name: "Runtime", dependencies: [
             "Render", "Display", "TouchInput", "Scene", "Gestures", "InputEvents", "KioskConfig", "KioskLog",
             "CLinuxSystem", "KioskCore",
             "MultitouchA",
-            .product(name: "Logging", package: "swift-log"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         // The control socket's requests and replies as text: pure Swift (Foundation's JSONDecoder), fuzzed alone.
         .target(name: "ControlProtocol", dependencies: ["KioskCore"]),
         // The control socket: JSON Lines over a Unix socket, served from the loop's poll (issue 13).
         .target(name: "Control", dependencies: [
-            "ControlProtocol", "Runtime", "Scene", "Gestures", "KioskConfig", "KioskCore", .product(name: "Logging", package: "swift-log"),
+            "ControlProtocol", "Runtime", "Scene", "Gestures", "KioskConfig", "KioskLog", "KioskCore",
         ]),
         // libmosquitto (apt libmosquitto-dev): the MQTT client; only the MQTT module imports it.
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
@@ -89,13 +87,11 @@ let package = Package(
         .target(name: "MQTTProtocol", dependencies: ["Scene", "KioskCore"]),
         // `[mqtt]`: the controls on a broker, driven from the loop's poll (a LoopExtension).
         .target(name: "MQTT", dependencies: [
-            "CMosquitto", "CNameLookup", "MQTTProtocol", "Runtime", "KioskConfig", "Scene", "KioskCore",
-            .product(name: "Logging", package: "swift-log"),
+            "CMosquitto", "CNameLookup", "MQTTProtocol", "Runtime", "KioskConfig", "KioskLog", "Scene", "KioskCore",
         ]),
         .executableTarget(name: "kiosk", dependencies: [
             "Control", "Runtime", "MQTT", "Display", "Render", "KioskConfig", "KioskLog", "TouchInput", "InputEvents", "Gestures", "KioskCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "InputEventsTests", dependencies: ["InputEvents", "KioskCore", "KioskTestSupport"],
@@ -106,29 +102,26 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Render", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "KioskCore", "KioskTestSupport"]),
-        .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskCore", "KioskTestSupport", .product(name: "Logging", package: "swift-log"),
-                                                         .product(name: "InMemoryLogging", package: "swift-log")]),
+        .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "ControlProtocol", "KioskLog", "KioskConfig", "Scene", "Gestures", "KioskCore",
-                                                        "InputEvents", "Render", "Display", "KioskTestSupport",
-                                                        .product(name: "Logging", package: "swift-log"),
-                                                        .product(name: "InMemoryLogging", package: "swift-log")]),
+                                                        "InputEvents", "Render", "Display", "KioskTestSupport"]),
         // What every test target shares: the touch script and the synthetic touchscreens under it (the
         // events a kernel driver would write), the tests' virtual clock, running the built kiosk, a
         // pseudo-terminal for a serial port, comparing pixel buffers.
-        .target(name: "KioskTestSupport", dependencies: ["InputEvents", "CLinuxInput", "Gestures", "Scene", "KioskConfig", "KioskCore"], path: "Tests/Support"),
+        .target(name: "KioskTestSupport", dependencies: ["InputEvents", "CLinuxInput", "Gestures", "Scene", "KioskConfig", "KioskLog", "KioskCore"], path: "Tests/Support"),
         // Every test of the built `kiosk` executable as a user or an integrator meets it: run, replay,
         // check-config, show; deploy/; its files, signals and exit statuses.
         .testTarget(name: "CommandTests", dependencies: ["kiosk", "Render", "Runtime", "KioskConfig", "InputEvents", "KioskCore",
                                                         "KioskLog", "KioskTestSupport"]),
-        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig", "Scene", "Gestures", "KioskCore", "KioskTestSupport"]),
+        .testTarget(name: "KioskConfigTests", dependencies: ["kiosk", "KioskConfig", "Scene", "Gestures", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
                                                        "KioskCore", "KioskConfig"],
                     exclude: ["Golden"]),
         // Against a real Mosquitto broker (apt mosquitto mosquitto-clients) started by the tests.
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTProtocol", "KioskConfig", "Scene", "KioskCore", "kiosk",
-                                                     "Runtime", "Render", "Display", "KioskTestSupport",
-                                                     .product(name: "Logging", package: "swift-log"),
-                                                     .product(name: "InMemoryLogging", package: "swift-log")]),
-        .testTarget(name: "SceneTests", dependencies: ["KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
+                                                     "Runtime", "Render", "Display", "KioskLog", "KioskTestSupport"]),
+        // ARCHITECTURE.md's names checked against the tree (files, and the symbols it places in them).
+        .testTarget(name: "DocumentationTests", dependencies: ["KioskTestSupport"]),
+        .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )

@@ -1,7 +1,7 @@
 import ControlProtocol
 import KioskConfig
 import KioskCore
-import Logging
+import KioskLog
 import Runtime
 import Scene
 #if canImport(Glibc)

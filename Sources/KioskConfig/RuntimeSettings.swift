@@ -76,7 +76,7 @@ public struct LogSettings: Sendable, Equatable {
     /// The serial device the log is written to; nil (`serial = "none"`): stderr only.
     public var serial: String? = "/dev/serial0"
     public var baud = 115_200
-    /// swift-log's levels: trace, debug, info, notice, warning, error, critical.
+    /// The log's levels (KioskLog's `Logger.Level`): trace, debug, info, notice, warning, error, critical.
     public var level: Level = .info
     /// Also write every line to stderr (journald when run by systemd).
     public var stderr = true

@@ -1,5 +1,4 @@
 import Glibc
-import Logging
 
 /// The syslog priority journald logs a line of kiosk's stderr at.
 ///

@@ -1,4 +1,3 @@
-import Logging
 import Synchronization
 
 /// The level every kiosk logger follows, changed at runtime when the config is reloaded (SIGHUP).

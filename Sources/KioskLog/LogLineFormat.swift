@@ -1,4 +1,3 @@
-import Logging
 
 /// How a message becomes one line of text: `[  1234.567890] info message key.a=1 key.b="two words"`.
 ///

@@ -2,12 +2,11 @@
 import Glibc
 #endif
 import KioskCore
-import Logging
 import Synchronization
 
 /// What every kiosk logger shares: the sinks lines go to, the level, the repeat limiter and the clock.
 ///
-/// Only the executable makes one and bootstraps swift-log with it; libraries just take a `Logger`.
+/// Only the executable makes one and hands out its loggers; libraries just take a `Logger`.
 public final class LogWriter: Sendable {
     public let sinks: [any LogSink]
     /// The level loggers follow unless one sets its own; change it on config reload.
@@ -28,18 +27,20 @@ public final class LogWriter: Sendable {
         limiter = Mutex(RepeatLimiter(interval: repeatInterval, capacity: repeatTableSize))
     }
 
-    /// Makes swift-log create a `KioskLogHandler` for every logger; once per process.
-    public func bootstrap(metadataProvider: Logger.MetadataProvider? = nil) {
-        LoggingSystem.bootstrap({ _, provider in
-            KioskLogHandler(writer: self, metadataProvider: provider)
-        }, metadataProvider: metadataProvider)
+    /// A logger whose lines go through this writer.
+    public func logger(label: String) -> Logger {
+        Logger(label: label) { _ in KioskLogHandler(writer: self) }
     }
 
     /// Formats the message as one line and queues it on every sink, unless it is a repeat (the
     /// same level, text and identifying metadata: see `RepeatLimiter`).
     public func write(level: Logger.Level, message: String, metadata: Logger.Metadata) {
         let now = clock()
-        let (decision, evicted) = limiter.withLock { $0.admit(level: level, message: message, metadata: metadata, now: now) }
+        // The result is stored from inside the closure, not returned from it: Swift 6.0.3 (Debian
+        // trixie's) crashes compiling a tuple returned out of `Mutex.withLock` ("Remangling failed").
+        var admitted: (decision: RepeatLimiter.Decision, evicted: RepeatLimiter.Summary?) = (.write(repeats: 0), nil)
+        limiter.withLock { admitted = $0.admit(level: level, message: message, metadata: metadata, now: now) }
+        let (decision, evicted) = admitted
         if let evicted {
             enqueue(LogLineFormat.line(timestamp: now, level: evicted.level, message: evicted.message, repeats: evicted.repeats,
                                        metadata: evicted.metadata))

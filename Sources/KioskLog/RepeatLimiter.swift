@@ -1,4 +1,3 @@
-import Logging
 
 /// Decides whether a message is written or only counted because the same one was written less
 /// than `interval` seconds ago.

@@ -1,6 +1,6 @@
 import Foundation
 import KioskConfig
-import Logging
+import KioskLog
 import Runtime
 
 /// The log for `kiosk run`: the serial console and stderr, set up from the config's `[log]`

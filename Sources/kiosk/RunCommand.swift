@@ -2,7 +2,7 @@ import ArgumentParser
 import Control
 import Foundation
 import KioskConfig
-import Logging
+import KioskLog
 import MQTT
 import Runtime
 

@@ -3,7 +3,6 @@ import Glibc
 import KioskCore
 import KioskLog
 import KioskTestSupport
-import Logging
 import Testing
 
 /// `kiosk run` exiting: the last lines wait for the wire, for a bounded time only.

@@ -1,7 +1,6 @@
 import Glibc
 import KioskLog
 import KioskTestSupport
-import Logging
 import Testing
 
 /// Under systemd, kiosk's stderr is journald's stream: each line carries its level's syslog

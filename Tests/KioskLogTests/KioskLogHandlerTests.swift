@@ -1,8 +1,6 @@
-import InMemoryLogging
 import KioskCore
 import KioskLog
 import KioskTestSupport
-import Logging
 import Synchronization
 import Testing
 
@@ -33,10 +31,9 @@ final class RecordingSink: LogSink {
     let clock = VirtualClock(5)
     let sink = RecordingSink()
 
-    func logger(level: LogLevelSetting = LogLevelSetting(.info), repeatInterval: Double = 10,
-                provider: Logger.MetadataProvider? = nil) -> (Logger, LogWriter) {
+    func logger(level: LogLevelSetting = LogLevelSetting(.info), repeatInterval: Double = 10) -> (Logger, LogWriter) {
         let writer = LogWriter(sinks: [sink], level: level, repeatInterval: repeatInterval, clock: clock.read)
-        return (Logger(label: "test") { _ in KioskLogHandler(writer: writer, metadataProvider: provider) }, writer)
+        return (writer.logger(label: "test"), writer)
     }
 
     @Test func theLevelSettingChangesTheLevelOfALoggerThatAlreadyExists() {
@@ -72,20 +69,22 @@ final class RecordingSink: LogSink {
         #expect(setting.level == level)
     }
 
-    @Test func handlerProviderAndCallMetadataMergeWithTheCallWinning() {
-        let provider = Logger.MetadataProvider { ["task.id": "7", "touch.slot": "from provider"] }
-        var (logger, _) = logger(provider: provider)
+    @Test func loggerAndCallMetadataMergeWithTheCallWinning() {
+        var (logger, _) = logger()
         logger[metadataKey: "drm.connector"] = "DSI-1"
         logger[metadataKey: "touch.slot"] = "from logger"
         logger.info("tap", metadata: ["touch.slot": "3"])
-        #expect(sink.lines == ["[     5.000000] info tap drm.connector=DSI-1 task.id=7 touch.slot=3"])
+        #expect(sink.lines == ["[     5.000000] info tap drm.connector=DSI-1 touch.slot=3"])
     }
 
-    @Test func anErrorIsWrittenAsMetadata() {
-        struct Unplugged: Error, CustomStringConvertible { var description: String { "adapter gone" } }
-        let (logger, _) = logger()
-        logger.error("serial", error: Unplugged())
-        #expect(sink.lines == [#"[     5.000000] error serial error="adapter gone""#])
+    @Test func aMessageBelowTheLevelIsNeverBuilt() {
+        let (logger, _) = logger(level: LogLevelSetting(.info))
+        nonisolated(unsafe) var built = 0
+        func text() -> Logger.Message { built += 1; return "debug detail" }
+        logger.debug(text())
+        logger.info(text())
+        #expect(built == 1)
+        #expect(sink.lines == ["[     5.000000] info debug detail"])
     }
 
     @Test func aRepeatedMessageIsCountedNotWrittenUntilTheIntervalPasses() {

@@ -1,5 +1,4 @@
 import KioskLog
-import Logging
 import Testing
 
 @Suite struct RepeatLimiterTests {

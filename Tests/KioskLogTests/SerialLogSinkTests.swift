@@ -2,7 +2,6 @@ import Glibc
 import KioskCore
 import KioskLog
 import KioskTestSupport
-import Logging
 import Testing
 
 @Suite struct SerialLogSinkTests {

@@ -1,9 +1,8 @@
 import Display
 import Foundation
-import InMemoryLogging
 import KioskCore
 import KioskTestSupport
-import Logging
+import KioskLog
 import MQTT
 import Runtime
 import Testing

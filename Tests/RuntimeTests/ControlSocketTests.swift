@@ -3,7 +3,7 @@ import ControlProtocol
 import Foundation
 import KioskConfig
 import KioskCore
-import Logging
+import KioskLog
 @testable import Runtime
 import Scene
 import Testing

@@ -1,10 +1,9 @@
 import Display
 import Foundation
 import Gestures
-import InMemoryLogging
 import KioskCore
 import KioskTestSupport
-import Logging
+import KioskLog
 import Render
 @testable import Runtime
 import Testing

@@ -3,7 +3,6 @@ import Foundation
 import KioskConfig
 import KioskCore
 import KioskLog
-import Logging
 @testable import Runtime
 import Scene
 import Testing

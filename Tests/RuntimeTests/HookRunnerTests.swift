@@ -1,10 +1,9 @@
 import Foundation
 import Gestures
-import InMemoryLogging
 import KioskConfig
 import KioskCore
 import KioskTestSupport
-import Logging
+import KioskLog
 import Scene
 import Testing
 @testable import Runtime

@@ -6,8 +6,7 @@ import KioskCore
 import KioskTestSupport
 import Render
 @testable import Runtime
-import InMemoryLogging
-import Logging
+import KioskLog
 import Scene
 import Testing
 

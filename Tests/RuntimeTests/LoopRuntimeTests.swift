@@ -1,12 +1,10 @@
 import Display
 import Foundation
 import Gestures
-import InMemoryLogging
 import KioskConfig
 import KioskCore
 import KioskLog
 import KioskTestSupport
-import Logging
 import Render
 @testable import Runtime
 import Scene

@@ -1,7 +1,6 @@
 import Display
 import Foundation
 import Gestures
-import InMemoryLogging
 import KioskCore
 import KioskTestSupport
 @testable import Runtime

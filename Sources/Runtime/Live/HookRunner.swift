@@ -1,6 +1,6 @@
 import KioskConfig
 import KioskCore
-import Logging
+import KioskLog
 import Scene
 #if canImport(Glibc)
 import Glibc

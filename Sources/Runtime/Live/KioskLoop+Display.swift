@@ -1,6 +1,6 @@
 import Display
 import KioskCore
-import Logging
+import KioskLog
 
 // The display's events go to its state machine (DisplayStateMachine.swift); the loop carries
 // out the actions it returns: drawing, taking the display again, blanking, and the log lines.

@@ -1,6 +1,6 @@
 import Gestures
 import KioskCore
-import Logging
+import KioskLog
 import Scene
 #if canImport(Glibc)
 import Glibc

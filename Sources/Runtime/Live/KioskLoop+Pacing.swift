@@ -1,6 +1,6 @@
 import Display
 import KioskCore
-import Logging
+import KioskLog
 
 /// An output that knows when its vblanks fall: the loop then draws late in the refresh, not at
 /// the first input, so that inputs arriving during the refresh join the frame instead of waiting

@@ -1,7 +1,7 @@
 import Gestures
 import KioskConfig
 import KioskCore
-import Logging
+import KioskLog
 import Render
 import Scene
 

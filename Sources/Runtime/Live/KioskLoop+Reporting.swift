@@ -1,6 +1,6 @@
 import Display
 import KioskCore
-import Logging
+import KioskLog
 import Render
 import Scene
 import TouchInput

@@ -2,7 +2,7 @@ import CLinuxSystem
 import Display
 import KioskConfig
 import KioskCore
-import Logging
+import KioskLog
 import TouchInput
 #if canImport(Glibc)
 import Glibc

@@ -4,7 +4,7 @@ import Gestures
 import InputEvents
 import KioskConfig
 import KioskCore
-import Logging
+import KioskLog
 import Scene
 #if canImport(Glibc)
 import Glibc
@@ -129,7 +129,7 @@ public final class KioskLoop {
     public convenience init(replaying configuration: KioskConfiguration, output: (any FrameOutput)?, traceDecisions: Bool,
                             recordsEvents: Bool = true, clock: any InstantClock) throws(KioskLoopError) {
         try self.init(configuration: configuration, options: Options(configPath: configuration.file, logLevel: traceDecisions ? .debug : .info),
-                      logger: Logger(label: "kiosk.replay", factory: { _ in SwiftLogNoOpLogHandler() }), logPump: nil,
+                      logger: Logger(label: "kiosk.replay"), logPump: nil,
                       output: output, input: nil, notifier: nil, recordsEvents: recordsEvents, clock: clock)
     }
 

@@ -3,7 +3,7 @@ import Gestures
 import InputEvents
 import KioskConfig
 import KioskCore
-import Logging
+import KioskLog
 import TouchInput
 
 /// The touchscreen as the config asks for it (device, grab, calibration, filters), kept open

@@ -1,12 +1,11 @@
 import KioskConfig
 import KioskCore
 import KioskLog
-import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The kiosk's log as `[log]` sets it up: the serial console and stderr behind one swift-log
+/// The kiosk's log as `[log]` sets it up: the serial console and stderr behind one log
 /// handler, with a level a reload can change. Both outputs are bounded and never block; the
 /// loop writes what they hold when poll says they can take it.
 public final class LogOutputs: LogPump {
@@ -46,10 +45,9 @@ public final class LogOutputs: LogPump {
         if let problem { writer.write(level: .error, message: problem, metadata: [:]) }
     }
 
-    /// Makes every `Logger` in the process write here; once per process.
+    /// The kiosk's logger, writing here; once per process.
     public func bootstrap() -> Logger {
-        writer.bootstrap()
-        let logger = Logger(label: "kiosk")
+        let logger = writer.logger(label: "kiosk")
         problemLogger = logger
         return logger
     }

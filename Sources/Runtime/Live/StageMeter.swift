@@ -1,6 +1,6 @@
 import KioskConfig
 import KioskCore
-import Logging
+import KioskLog
 #if canImport(Glibc)
 import Glibc
 #endif
