@@ -64,7 +64,7 @@ if [ "$status" -ne 0 ]; then
     echo "build-arm64: swift build failed (status $status)" >&2
     exit 1
 fi
-if grep -E '^/src/(Sources|Tests)/.*: warning:' "$log" >&2; then
+if grep -E "^$top/(Sources|Tests)/.*: warning:" "$log" >&2; then
     echo "build-arm64: the project's own code has compiler warnings with Swift 6.0.3 (above)" >&2
     exit 3
 fi

@@ -6,7 +6,7 @@
 # booted test (Tests/arm64/boot.sh).
 #
 #   Tools/trixie-root.sh path                 # makes the root if needed; prints its folder
-#   Tools/trixie-root.sh run [--] CMD [ARG…]  # runs CMD inside it, in the repository (/src)
+#   Tools/trixie-root.sh run [--] CMD [ARG…]  # runs CMD inside it, in the repository
 #
 # Cached outside the clone, so that every fresh clone on this machine reuses it:
 # ${KIOSK_CACHE:-/var/cache/kiosk-ci}/trixie-root-KEY.tar.zst (the debootstrap, about 700 MB),
@@ -16,7 +16,7 @@
 #
 # `run` works in a mount namespace of its own (nothing stays mounted afterwards): /proc (trixie's
 # swift finds its libraries through $ORIGIN, which needs /proc/self/exe), /dev, the repository at
-# /src, this machine's Swift package mirrors read-only at the same path with a git config
+# the same path as outside (so paths compiled in, #filePath and resource bundles, hold outside too), this machine's Swift package mirrors read-only at the same path with a git config
 # `url.<mirror>.insteadOf https://github.com/` (as this machine's own git config has), and a
 # fresh /tmp and /root. Everything it builds lands in the repository (use a --scratch-path).
 # Needs root (debootstrap, chroot, mount), debootstrap, zstd and network access to a Debian mirror.
@@ -129,8 +129,8 @@ run)
         mount --rbind /dev "$r/dev"
         mount -t tmpfs tmpfs "$r/tmp"
         mount -t tmpfs tmpfs "$r/root"
-        mkdir -p "$r/src"
-        mount --bind "$top" "$r/src"
+        mkdir -p "$r$top"
+        mount --bind "$top" "$r$top"
         for m in $mirrors; do
             mkdir -p "$r$m"
             mount --bind -o ro "$m" "$r$m"
@@ -139,7 +139,7 @@ run)
         chroot "$r" git config --global --add safe.directory "*"
         exec chroot "$r" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
             HOME=/root LANG=C.UTF-8 ${PKG_CONFIG_PATH:+PKG_CONFIG_PATH=$PKG_CONFIG_PATH} \
-            sh -c "cd /src && exec \"\$@\"" sh "$@"' run "$root" "$top" "$mirrors" "$@" ;;
+            sh -c "cd \"\$0\" && exec \"\$@\"" "$top" "$@"' run "$root" "$top" "$mirrors" "$@" ;;
 *)
     echo "usage: $0 path | run [--] CMD [ARG...]" >&2; exit 2 ;;
 esac
