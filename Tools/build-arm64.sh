@@ -33,23 +33,25 @@ for arg in "$@"; do
 done
 
 # Inside the root (Tools/trixie-root.sh): the aarch64 Swift unpacked in /opt/arm64-swift.
+# Its lib/swift_static is a whole resource folder too (modules, swiftrt.o, the static libraries
+# and static-stdlib-args.lnk, which the driver looks for in the resource folder it is given).
 resource=/opt/arm64-swift/usr/libexec/swift/lib/swift
-flags=(--triple aarch64-unknown-linux-gnu --sdk /
-       -Xswiftc -resource-dir -Xswiftc "$resource" -Xswiftc -use-ld=lld
-       -Xlinker "-L$resource/linux")
 if [ -n "$tests" ]; then
     scratch=.build-arm64-tests
-    flags+=(--build-tests)
+    flags=(--build-tests)
     out=$scratch/debug/kioskPackageTests.xctest
 elif [ -n "$static" ]; then
     scratch=.build-arm64-static
-    flags+=(-c release --product kiosk --static-swift-stdlib -Xlinker "-L$resource/../swift_static/linux")
+    resource=/opt/arm64-swift/usr/libexec/swift/lib/swift_static
+    flags=(-c release --product kiosk --static-swift-stdlib)
     out=$scratch/release/kiosk
 else
     scratch=.build-arm64
-    flags+=(-c release --product kiosk)
+    flags=(-c release --product kiosk)
     out=$scratch/release/kiosk
 fi
+flags+=(--triple aarch64-unknown-linux-gnu --sdk /
+        -Xswiftc -resource-dir -Xswiftc "$resource" -Xswiftc -use-ld=lld -Xlinker "-L$resource/linux")
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -11,6 +11,8 @@ k=$!
 wait_for "touchscreen attached" /tmp/run.err
 evemu-play "$device" < demo.evemu
 settled /tmp/run.err
+# The kiosk's memory on the arm64 kernel, the scene drawn and settled: resident, and its peak.
+echo "KIOSK-MEMORY $(grep -E '^(VmRSS|VmHWM)' /proc/$k/status | tr -s ' \t' ' ' | tr '\n' ' ')"
 screendump
 kill -TERM $k
 wait $k

@@ -39,7 +39,7 @@ libpath=/opt/arm64-vm/usr/lib/aarch64-linux-gnu:/usr/lib/aarch64-linux-gnu:/opt/
 copy_binary() {
     cp "$1" "$2"
     QEMU_LD_PREFIX=$root LD_LIBRARY_PATH=$libpath qemu-aarch64-static "$root/lib/ld-linux-aarch64.so.1" --list "$1" \
-        | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | while read -r lib; do
+        | awk -v root="$root" '$2 == "=>" && $3 ~ /^\// && index($3, root) != 1 { print $3 }' | while read -r lib; do
             [ -e "$initrd/lib/aarch64-linux-gnu/$(basename "$lib")" ] || cp -L "$root$lib" "$initrd/lib/aarch64-linux-gnu/"
         done
 }

@@ -91,6 +91,7 @@ boot() {
         log "the booted aarch64 kiosk failed (status $status)"
         return 1
     fi
+    log "the aarch64 kiosk run on the arm64 kernel, settled after the demo: $(sed -n 's/^KIOSK-MEMORY //p' "$work/console.log" | tr -d '\r')"
     python3 Tests/arm64/compare-screen.py "$work/screen.ppm" "$work/replay.png" >&2 \
         || { cat "$work/console.log" >&2; log "the arm64 kernel's screen is not what kiosk replay draws"; return 1; }
 }
