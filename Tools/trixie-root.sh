@@ -129,6 +129,7 @@ run)
         mount --rbind /dev "$r/dev"
         mount -t tmpfs tmpfs "$r/tmp"
         mount -t tmpfs tmpfs "$r/root"
+        cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true   # no mirror: SwiftPM fetches from GitHub
         mkdir -p "$r$top"
         mount --bind "$top" "$r$top"
         for m in $mirrors; do
