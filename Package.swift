@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "Scene", dependencies: ["Gestures", "KioskCore"]),
         // The kiosk config file (TOML): parsing and validation with file:line errors.
         .target(name: "KioskConfig", dependencies: [
-            "Scene", "Gestures", "KioskCore",
+            "Scene", "Gestures", "KioskCore", "MQTTProtocol",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // cairo, its FreeType backend and FreeType itself; the only module that imports them.

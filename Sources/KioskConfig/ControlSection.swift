@@ -1,3 +1,5 @@
+import KioskCore
+
 /// `[control]`: the control socket, through which other programs read and change the scene.
 public struct ControlSettings: Sendable, Equatable {
     /// The Unix socket's path; nil (`socket = "none"`): no socket.
@@ -11,6 +13,22 @@ public struct ControlSettings: Sendable, Equatable {
     public static let defaultSocket = "/run/kiosk/control.sock"
 
     public init() {}
+}
+
+extension ControlSettings {
+    /// The `[control]` section of the config file at `path`, read and checked alone: `kiosk
+    /// control` needs only the socket, and a user who may not read the rest (a password file
+    /// that only kiosk's user reads) still finds it.
+    public static func read(fromFile path: String) throws(ConfigError) -> ControlSettings {
+        let text: String
+        do {
+            text = try TextFile.readText(path, what: "the config file", limit: KioskConfiguration.maximumFileSize)
+        } catch {
+            throw ConfigError(file: path, line: error.line ?? 0, key: "", message: error.reason)
+        }
+        let root = try KioskConfiguration.parseTOML(text, file: path)
+        return try ControlSection().settings(TableReader(root, path: "", label: "the file", file: path, locator: KeyLocator(text)))
+    }
 }
 
 /// Reads `[control]` into `ControlSettings`.

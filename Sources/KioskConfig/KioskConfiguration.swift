@@ -2,7 +2,6 @@ import Foundation
 import Gestures
 import KioskCore
 import Scene
-import TOMLKit
 
 /// A kiosk's configuration, read from one TOML file: the panel, the scene and its gesture graph.
 public struct KioskConfiguration: Sendable {
@@ -44,17 +43,7 @@ public struct KioskConfiguration: Sendable {
 
     /// Reads and validates config text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> KioskConfiguration {
-        let root: TOMLTable
-        do {
-            root = try TOMLGuard.parse(text)
-        } catch let e as TOMLGuard.Problem {
-            throw ConfigError(file: file, line: e.line, key: "", message: "column \(e.column): not valid TOML: \(e.message)")
-        } catch let e as TOMLParseError {
-            throw ConfigError(file: file, line: e.source.begin.line, key: "",
-                              message: "column \(e.source.begin.column): not valid TOML: \(e.description)")
-        } catch {
-            throw ConfigError(file: file, line: 0, key: "", message: "not valid TOML: \(error)")
-        }
+        let root = try parseTOML(text, file: file)
         let locator = KeyLocator(text)
         let top = TableReader(root, path: "", label: "the file", file: file, locator: locator)
         try top.rejectUnknownKeys(allowed: topLevelKeys)
@@ -68,28 +57,7 @@ public struct KioskConfiguration: Sendable {
             scene.liftScale = try s.number("lift_scale", in: 1...4) ?? scene.liftScale
         }
 
-        let viewTables = try top.tables("view") ?? []
-        guard !viewTables.isEmpty else {
-            throw ConfigError(file: file, line: 0, key: "view", message: "no [[view]] declared; the first must be the canvas")
-        }
-        for var r in viewTables {
-            let v = try section.view(r)
-            r.shownPath = "view \"\(v.name)\""
-            if scene.views.contains(where: { $0.name == v.name }) { throw r.error("name", "view '\(v.name)' is declared twice") }
-            if scene.views.isEmpty {
-                guard v.kind == .canvas, v.parent == nil else {
-                    throw r.error(nil, "the first [[view]] must be the root canvas (kind = \"canvas\", no parent)")
-                }
-            } else {
-                guard let parent = v.parent else { throw r.error(nil, "view '\(v.name)' needs 'parent'; only the first view is the root") }
-                guard scene.views.contains(where: { $0.name == parent }) else {
-                    var message = "parent '\(parent)' is not declared before view '\(v.name)'"
-                    if let near = nearest(parent, among: scene.views.map(\.name)) { message += "; did you mean '\(near)'?" }
-                    throw r.error("parent", message)
-                }
-            }
-            scene.views.append(v)
-        }
+        scene.views = try views(top, section)
 
         let gestureTables = try top.tables("gesture") ?? []
         var namedGestureTables: [TableReader] = []
@@ -119,6 +87,50 @@ public struct KioskConfiguration: Sendable {
         configuration.hooks = try HookSection().settings(top, views: scene.views)
         configuration.mqtt = mqtt
         return configuration
+    }
+}
+
+extension KioskConfiguration {
+    /// The `[[view]]`s in order: the root canvas first, each parent before its children, and no
+    /// two the world outside could not tell apart (ViewNames.swift).
+    static func views(_ top: TableReader, _ section: SceneSection) throws(ConfigError) -> [ViewDescription] {
+        var views: [ViewDescription] = []
+        let viewTables = try top.tables("view") ?? []
+        guard !viewTables.isEmpty else {
+            throw ConfigError(file: section.file, line: 0, key: "view", message: "no [[view]] declared; the first must be the canvas")
+        }
+        var names = ViewNames(mqtt: top.has("mqtt"))
+        for var r in viewTables {
+            let v = try section.view(r)
+            r.shownPath = "view \"\(v.name)\""
+            let nameAt = SourceLocation(file: section.file, line: top.locator.line(of: r.keyPath("name")))
+            if let collision = names.add(v.name, kind: v.kind, at: nameAt) { throw r.error("name", collision) }
+            if views.isEmpty {
+                guard v.kind == .canvas, v.parent == nil else {
+                    throw r.error(nil, "the first [[view]] must be the root canvas (kind = \"canvas\", no parent)")
+                }
+            } else {
+                guard let parent = v.parent else { throw r.error(nil, "view '\(v.name)' needs 'parent'; only the first view is the root") }
+                guard views.contains(where: { $0.name == parent }) else {
+                    var message = "parent '\(parent)' is not declared before view '\(v.name)'"
+                    if let near = nearest(parent, among: views.map(\.name)) { message += "; did you mean '\(near)'?" }
+                    throw r.error("parent", message)
+                }
+            }
+            views.append(v)
+        }
+        return views
+    }
+
+    /// The TOML document in `text`, or why it is not TOML, at its line and column.
+    static func parseTOML(_ text: String, file: String) throws(ConfigError) -> TOMLDocument {
+        switch ConfigParsing.parse(text) {
+        case .success(let document): return document
+        case .failure(let e) where e.line > 0:
+            throw ConfigError(file: file, line: e.line, key: "", message: "column \(e.column): not valid TOML: \(e.message)")
+        case .failure(let e):
+            throw ConfigError(file: file, line: 0, key: "", message: "not valid TOML: \(e.message)")
+        }
     }
 }
 

@@ -1,6 +1,5 @@
 import Foundation
 import KioskCore
-import TOMLKit
 
 extension LogSettings {
     /// The `[log]` settings of a config file that does not load, so why it does not can still be
@@ -11,7 +10,7 @@ extension LogSettings {
     /// over the defaults.
     public static func salvaged(fromFile path: String) -> LogSettings? {
         guard let text = try? TextFile.readText(path, what: "the config file", limit: KioskConfiguration.maximumFileSize),
-              let root = try? TOMLGuard.parse(text) else { return nil }
+              case .success(let root) = ConfigParsing.parse(text) else { return nil }
         let top = TableReader(root, path: "", label: "the file", file: path, locator: KeyLocator(text))
         guard let section = try? top.subtable("log"), section.has("serial") else { return nil }
         if let whole = try? RuntimeSection().log(section) { return whole }

@@ -1,9 +1,7 @@
-import TOMLKit
-
 /// Reads one TOML table key by key, turning every wrong type, bad value and unknown key into a
 /// `ConfigError` that names the file, the line, the key path, the value and what is allowed.
 struct TableReader {
-    let table: TOMLTable
+    let table: TOMLDocument
     /// The table's path: `panel`, `view[2]`.
     let path: String
     /// Words that name the table in errors: `view "yellow"`.
@@ -14,7 +12,7 @@ struct TableReader {
     let file: String
     let locator: KeyLocator
 
-    init(_ table: TOMLTable, path: String, label: String? = nil, file: String, locator: KeyLocator) {
+    init(_ table: TOMLDocument, path: String, label: String? = nil, file: String, locator: KeyLocator) {
         self.table = table
         self.path = path
         self.label = label ?? path
@@ -172,14 +170,16 @@ struct TableReader {
     }
 
     /// A value as the file spells it, with its TOML type when that is what is wrong.
-    private func show(_ v: any TOMLValueConvertible) -> String {
-        if let s = v.string { return "\"\(s)\"" }
-        if let n = v.int { return String(n) }
-        if let d = v.double { return String(d) }  // 90.0 stays 90.0, so "expected a whole number" makes sense
-        if let b = v.bool { return b ? "true" : "false" }
-        if v.array != nil { return "a list" }
-        if v.table != nil { return "a table" }
-        return "a \(v.type)"
+    private func show(_ v: TOMLNode) -> String {
+        switch v {
+        case .string(let s): "\"\(s)\""
+        case .int(let n): String(n)
+        case .double(let d): String(d)  // 90.0 stays 90.0, so "expected a whole number" makes sense
+        case .bool(let b): b ? "true" : "false"
+        case .array: "a list"
+        case .table: "a table"
+        case .other(let type): "a \(type)"
+        }
     }
 }
 

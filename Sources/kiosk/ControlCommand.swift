@@ -16,13 +16,19 @@ struct ControlCommand: ParsableCommand {
             tap X Y                       a synthetic tap at screen pixels X, Y
             swipe X1 Y1 X2 Y2 [SECONDS]   a synthetic swipe (default 0.3 s)
             watch                         print control, gesture and state events as they come (JSON Lines)
+            The socket is --socket when given, else the config's [control] socket (--config; default \
+            /etc/kiosk/kiosk.conf when it exists, else a checkout's config/kiosk.toml), else \
+            \(ControlSettings.defaultSocket) when there is no config. Only [control] is read.
             Exit status: 0 done, 1 the kiosk refused the request (the reason on stderr) or cannot be reached, \
-            64 wrong arguments.
+            2 the config cannot be used, 64 wrong arguments.
             """
     )
 
-    @Option(help: "The control socket ([control] socket).")
-    var socket = ControlSettings.defaultSocket
+    @Option(help: "The control socket; default: the config's [control] socket. Given, no config is read.")
+    var socket: String?
+
+    @Option(help: "The kiosk config whose [control] socket to use; default: /etc/kiosk/kiosk.conf when it exists, else a checkout's config/kiosk.toml.")
+    var config: String?
 
     @Argument(help: "state, set, tap, swipe or watch")
     var action: String
@@ -32,9 +38,10 @@ struct ControlCommand: ParsableCommand {
 
     func run() throws {
         let request = try makeRequest()
+        let path = try socketPath()
         let connection: ControlConnection
         do {
-            connection = try ControlConnection(path: socket)
+            connection = try ControlConnection(path: path)
         } catch {
             FileHandle.standardError.write(Data("kiosk control: cannot reach the kiosk: \(error)\n".utf8))
             throw ExitCode(1)
@@ -67,6 +74,32 @@ struct ControlCommand: ParsableCommand {
             FileHandle.standardError.write(Data("kiosk control: \(error)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// `--socket`; else the `[control] socket` of the config that the one `--config` rule picks
+    /// (ConfigPath.swift); else, with no config at all, the default socket.
+    func socketPath() throws -> String {
+        if let socket { return socket }
+        let chosen = ConfigPath.resolve(config)
+        guard chosen.found else {
+            FileHandle.standardError.write(Data(("kiosk control: no config (neither \(ConfigPath.installed) nor a checkout's "
+                + "\(ConfigPath.checkout)); the default socket \(ControlSettings.defaultSocket)\n").utf8))
+            return ControlSettings.defaultSocket
+        }
+        chosen.announce("control")
+        let settings: ControlSettings
+        do {
+            settings = try ControlSettings.read(fromFile: chosen.path)
+        } catch {
+            FileHandle.standardError.write(Data("kiosk control: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        guard let path = settings.socket else {
+            FileHandle.standardError.write(Data(("kiosk control: \(chosen.path) turns the control socket off ([control] socket = \"none\"); "
+                + "the kiosk cannot be reached\n").utf8))
+            throw ExitCode(1)
+        }
+        return path
     }
 
     /// The request line for the action, or a usage error.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KioskConfig
 import Runtime
 
 @main
@@ -9,4 +10,11 @@ struct Kiosk: ParsableCommand {
         subcommands: [RunCommand.self, CheckConfigCommand.self, ReplayCommand.self, DevicesCommand.self, RecordCommand.self,
                       TouchesCommand.self, ShowCommand.self, ControlCommand.self, CalibrateCommand.self]
     )
+
+    static func main() {
+        // Config text is parsed in a child process from here on: what the parser keeps and a
+        // parser that aborts end with the child (KioskConfig/ConfigParsing.swift).
+        ConfigParsing.isolate()
+        main(nil)
+    }
 }

@@ -67,7 +67,10 @@ struct RunCommand: ParsableCommand {
         loop.onLogLevel = { logging.setLevel($0) }
         ControlSocket.install(on: loop, logger: logging.logger)
         HookRunner.install(on: loop, logger: logging.logger)
-        if let mqtt = loop.configuration.mqtt { MQTTExtension.install(mqtt, in: loop, logger: logging.logger) }
+        if let mqtt = loop.configuration.mqtt {
+            let memory = AnnouncementFile.inStateDirectory(environment: options.environment, logger: logging.logger)
+            MQTTExtension.install(mqtt, in: loop, memory: memory, logger: logging.logger)
+        }
         do {
             _ = try loop.run()
         } catch {

@@ -44,6 +44,22 @@ struct CheckConfigCommandTests {
         #expect(r.stderr == "\(path):\(line(of: "rotation = 45", in: text)): display.rotation: 45 is not one of: 0, 90, 180, 270 (degrees clockwise)\n")
     }
 
+    /// Issue 21, part 4: `door 1` and `door_1` would share their MQTT topics and unique_ids, so the
+    /// file is refused, naming both views with their file and line.
+    @Test func twoViewsWithOneMQTTNameAreRefusedNamingBoth() throws {
+        var text = try String(contentsOfFile: defaultConfigPath, encoding: .utf8)
+        for (name, x) in [("door 1", 600), ("door_1", 700)] {
+            text += "\n[[view]]\nname = \"\(name)\"\nkind = \"switch\"\nparent = \"canvas\"\nframe = [\(x), 20, 80, 40]\n"
+        }
+        let path = try temporaryFile(text + "\n[mqtt]\nbroker = \"mqtt://127.0.0.1\"\n")
+        let r = try checkConfig([path])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        let first = line(of: "name = \"door 1\"", in: text), second = line(of: "name = \"door_1\"", in: text)
+        #expect(r.stderr.hasPrefix("\(path):\(second): view \"door_1\".name: view 'door_1' and view 'door 1' (\(path):\(first)) "
+            + "have the same MQTT name 'door_1'"), "\(r.stderr)")
+    }
+
     /// Issue 15's rule: /etc/kiosk/kiosk.conf when it exists, else the checkout's config/kiosk.toml, and the command says which.
     @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/etc/kiosk/kiosk.conf"), "this machine has a kiosk config"))
     func withoutAnArgumentItChecksTheCheckoutsConfigAndSaysSo() throws {

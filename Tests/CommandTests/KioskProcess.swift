@@ -63,6 +63,8 @@ final class KioskProcess: Sendable {
 
     func signal(_ s: Int32) { kill(process.processIdentifier, s) }
 
+    var pid: Int32 { process.processIdentifier }
+
     /// Stops the process (SIGSTOP) and waits until the kernel says it is stopped, as a frame that
     /// runs long holds the loop: signals sent meanwhile wait together.
     func freeze() -> Bool {

@@ -109,6 +109,44 @@ struct TouchFrameFilterTests {
         #expect(inside.lines.first?.hasSuffix("began 400,100") == true && inside.counters.ignoredRegion == 0)
     }
 
+    /// Issue 21, part 7: a touch that lasts exactly the minimum is a touch (`<` for `<=` dropped it unseen).
+    @Test func aTouchLiftedExactlyAtTheMinimumDurationStillGetsThrough() throws {
+        let filters = TouchFilters(minimumTouchDuration: 0.05)
+        // Lifted at 1.05 with no report between: the lift's own report begins it first.
+        let t0 = Instant(seconds: 1), lift = Instant(seconds: 1.05)
+        let quiet = [InputEvent(time: t0, AbsoluteAxis.multitouchSlot, 0), InputEvent(time: t0, AbsoluteAxis.multitouchTrackingID, 1),
+                     InputEvent(time: t0, AbsoluteAxis.multitouchPositionX, 400), InputEvent(time: t0, AbsoluteAxis.multitouchPositionY, 240),
+                     .report(at: t0), InputEvent(time: lift, AbsoluteAxis.multitouchTrackingID, -1), .report(at: lift)]
+        let (lines, counters) = try run(quiet, filters)
+        #expect(lines == ["1.050: 1 began 400,240", "1.050: 1 ended 400,240"])
+        #expect(counters.short == 0)
+        // Reported every 10 ms: the report at 1.05 begins it.
+        let (reported, _) = try run(touch(at: 1, seconds: 0.05), filters)
+        #expect(reported.first?.hasPrefix("1.050: 1 began ") == true, "\(reported)")
+        #expect(reported.last?.hasPrefix("1.050: 1 ended ") == true, "\(reported)")
+        let shorter = try run(touch(at: 1, seconds: 0.04), filters)
+        #expect(shorter.lines.isEmpty && shorter.counters.short == 1)
+    }
+
+    /// Issue 21, part 7: sizes are in the X axis's units (the kernel's multi-touch-protocol.rst),
+    /// so a panel with 10 units/mm across and 20 down converts them with X's 10: 120 units are
+    /// 12 mm, over a 10 mm limit; with Y's they would pass as 6 mm.
+    @Test func contactSizesConvertWithTheXAxissOwnResolution() throws {
+        var axes = Self.sizedPanel.axes
+        axes[.multitouchPositionX] = AxisInfo(minimum: 0, maximum: 1599, resolution: 10)
+        axes[.multitouchPositionY] = AxisInfo(minimum: 0, maximum: 1919, resolution: 20)
+        let d = Self.sizedPanel
+        let device = DeviceDescription(name: d.name, bus: d.bus, properties: d.properties, supportedCodes: d.supportedCodes, axes: axes)
+        let filters = TouchFilters(maximumTouchSizeMillimetres: 10, millimetresPerPixel: Self.mmPerPixel)
+        let large = try run(touch(at: 1, seconds: 0.1, size: 120), device: device, filters)
+        #expect(large.lines.isEmpty && large.counters.large == 1, "\(large.lines)")
+        let small = try run(touch(at: 1, seconds: 0.1, size: 80), device: device, filters)
+        #expect(small.lines.count > 2 && small.counters.large == 0, "\(small.lines)")
+        var decoder = try TouchDecoder(device: device, screen: panel, filters: filters)
+        _ = decode(Array(touch(at: 1, seconds: 0.01, size: 120).dropLast(2)), with: &decoder)
+        #expect(decoder.sizeMillimetres(of: TouchID(1)) == 12)
+    }
+
     /// The EP0430M09's two-finger scroll, a real recording (Fixtures/): its touches last long, so a
     /// 50 ms minimum keeps every one, each beginning 50 ms late; a 10 s minimum drops them all.
     @Test func theRealScrollKeepsItsTouchesUnderAMinimumDurationAndLosesThemToARegion() throws {

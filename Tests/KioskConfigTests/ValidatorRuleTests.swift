@@ -108,7 +108,7 @@ struct ValidatorRuleTests {
         ("[[view]]\nname = \"c\"\nkind = \"square\"\nparent = \"nowhere\"\nframe = [0, 0, 9, 9]", "parent",
          "view \"c\".parent: parent 'nowhere' is not declared before view 'c'"),
         ("[[view]]\nname = \"yellow\"\nkind = \"square\"\nparent = \"canvas\"\nframe = [0, 0, 9, 9]", "name = \"yellow\"",
-         "view \"yellow\".name: view 'yellow' is declared twice"),
+         "view \"yellow\".name: view 'yellow' is declared twice; first at kiosk.toml:7"),
     ]
 
     @Test(arguments: viewsCases)

@@ -19,22 +19,28 @@ import Testing
         return (writer, sink)
     }
 
-    /// Writes to the pty until it takes nothing more, even after the kernel has had time to move
-    /// what it holds along: a wire that nobody reads.
+    /// Writes to the pty until it can take nothing more: a wire that nobody reads. The kernel
+    /// moves what the slave wrote into the master's read buffer later, in a worker (which a loaded
+    /// machine runs late), and only then has room again; so "full" is a condition on the kernel's
+    /// state, not a pause: the master's buffer holds all n_tty keeps (N_TTY_BUF_SIZE - 1 bytes, the
+    /// master being raw) and the slave still refuses. Until then, poll() waits for the room the
+    /// worker makes.
     func fill(_ terminal: PseudoTerminal) throws {
         let fd = open(terminal.slavePath, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         try #require(fd >= 0)
         defer { close(fd) }
         let chunk = [UInt8](repeating: UInt8(ascii: "-"), count: 4096)
-        var refusedInARow = 0
-        while refusedInARow < 3 {
-            if write(fd, chunk, chunk.count) > 0 {
-                refusedInARow = 0
-            } else {
-                refusedInARow += 1
-                usleep(20_000)
-            }
+        let masterHolds: Int32 = 4095
+        let end = MonotonicClock.seconds() + 60
+        while MonotonicClock.seconds() < end {
+            while write(fd, chunk, chunk.count) > 0 {}
+            var queued: Int32 = 0
+            _ = ioctl(terminal.master, UInt(FIONREAD), &queued)
+            if queued >= masterHolds, write(fd, chunk, 1) <= 0 { return }
+            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&p, 1, 100)
         }
+        Issue.record("the pty never filled")
     }
 
     @Test func withNobodyReadingTheDrainGivesUpAtItsBound() throws {
