@@ -1,6 +1,7 @@
 import KioskConfig
 import KioskCore
 import KioskLog
+import KioskVersion
 import MQTTProtocol
 import Runtime
 import Scene
@@ -108,7 +109,7 @@ public final class MQTTExtension: LoopExtension {
 
     /// Sets up the client; the first connect is tried at `now` (in `service`). `memory` holds
     /// what earlier runs announced.
-    public init(settings: MQTTSettings, hostname: String = MQTTExtension.hostname(), softwareVersion: String = "kiosk",
+    public init(settings: MQTTSettings, hostname: String = MQTTExtension.hostname(), softwareVersion: String = KioskVersion.current,
                 memory: AnnouncementMemory = AnnouncementsInMemory(), logger: Logger, now: Instant) throws(MosquittoError) {
         self.settings = settings
         log = logger
