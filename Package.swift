@@ -98,8 +98,8 @@ let package = Package(
             "CMosquitto", "CNameLookup", "MQTTProtocol", "Runtime", "KioskConfig", "KioskLog", "Scene", "KioskCore", "KioskVersion",
         ]),
         .executableTarget(name: "kiosk", dependencies: [
-            "Control", "Runtime", "MQTT", "Display", "Render", "KioskConfig", "KioskLog", "TouchInput", "InputEvents", "Gestures", "KioskCore",
-            "KioskVersion",
+            "Control", "Runtime", "MQTT", "MQTTProtocol", "Display", "Render", "KioskConfig", "KioskLog", "KioskState", "TouchInput",
+            "InputEvents", "Gestures", "KioskCore", "KioskVersion",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "KioskCore", "KioskTestSupport"]),

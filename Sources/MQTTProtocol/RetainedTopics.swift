@@ -3,7 +3,7 @@ import Scene
 /// What kiosk remembers across restarts of the retained topics it announced on the broker, so
 /// that a later run clears the ones its config no longer announces (a view removed, another
 /// topic prefix, `discovery = false`). The state store implements it in `kiosk run`; tests use
-/// a file of their own (`AnnouncementFile`) or memory (`AnnouncementsInMemory`).
+/// memory (`AnnouncementsInMemory`).
 public protocol AnnouncementMemory: AnyObject {
     /// The retained topics announced by the last run that said so (empty when none did).
     var announcedTopics: Set<String> { get }

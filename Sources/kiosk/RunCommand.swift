@@ -5,6 +5,7 @@ import KioskConfig
 import KioskLog
 import KioskVersion
 import MQTT
+import MQTTProtocol
 import Runtime
 
 struct RunCommand: ParsableCommand {
@@ -69,7 +70,8 @@ struct RunCommand: ParsableCommand {
         ControlSocket.install(on: loop, logger: logging.logger)
         HookRunner.install(on: loop, logger: logging.logger)
         if let mqtt = loop.configuration.mqtt {
-            let memory = AnnouncementFile.inStateDirectory(environment: options.environment, logger: logging.logger)
+            // With the state file off ([state] enabled = false), what was announced is forgotten at exit.
+            let memory: any AnnouncementMemory = loop.stateStore.map { StoredAnnouncements($0, clock: loop.clock) } ?? AnnouncementsInMemory()
             MQTTExtension.install(mqtt, in: loop, memory: memory, logger: logging.logger)
         }
         do {

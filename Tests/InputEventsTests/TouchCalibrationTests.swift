@@ -49,8 +49,11 @@ struct TouchCalibrationTests {
         let axis = AxisInfo(minimum: 0, maximum: 4095)
         let seven = try TouchCalibration(pointercal: text, x: axis, y: axis, screen: (800, 480))
         // Without its own resolution it was calibrated at the screen's: the 9-integer form with 800 480.
-        #expect(seven == (try TouchCalibration(pointercal: "14170 -3 -2834000 5 8988 -2696400 65536 800 480", x: axis, y: axis, screen: (800, 480))))
-        #expect(seven != (try TouchCalibration(pointercal: text, x: axis, y: axis, screen: (1024, 600))))
+        // Each side of a comparison made before #expect: Swift 6.0's Testing cannot throw inside it.
+        let nine = try TouchCalibration(pointercal: "14170 -3 -2834000 5 8988 -2696400 65536 800 480", x: axis, y: axis, screen: (800, 480))
+        let wider = try TouchCalibration(pointercal: text, x: axis, y: axis, screen: (1024, 600))
+        #expect(seven == nine)
+        #expect(seven != wider)
         for (rx, ry) in [(200.0, 300.0), (2050.0, 2050.0), (3900.0, 3800.0)] {
             let n = seven.apply(rx / 4096, ry / 4096)
             #expect(abs(n.x * 800 - (a * rx + b * ry + c) / s) < 1e-6)
@@ -109,8 +112,10 @@ struct TouchCalibrationTests {
         ])
         let text = "12800 0 -204800 0 7680 1228800 65536 800 480\n"
         let cal = try TouchCalibration(pointercal: text, device: device, screen: (800, 480))
-        #expect(cal == (try TouchCalibration(pointercal: text, x: mt, y: mt, screen: (800, 480))))
-        #expect(cal != (try TouchCalibration(pointercal: text, x: device.axes[.x]!, y: device.axes[.y]!, screen: (800, 480))))
+        let onMultitouchAxes = try TouchCalibration(pointercal: text, x: mt, y: mt, screen: (800, 480))
+        let onSingleTouchAxes = try TouchCalibration(pointercal: text, x: device.axes[.x]!, y: device.axes[.y]!, screen: (800, 480))
+        #expect(cal == onMultitouchAxes)
+        #expect(cal != onSingleTouchAxes)
     }
 
     @Test(arguments: [(0, Point(x: 10, y: 20)), (180, Point(x: 789, y: 459)), (90, Point(x: 800 * (1 - 20.5 / 480) - 0.5, y: 480 * (10.5 / 800) - 0.5))])

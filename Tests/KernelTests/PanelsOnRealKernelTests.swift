@@ -149,7 +149,8 @@ struct PanelsOnRealKernelTests {
         // kiosk touches delivered exactly what the decoder makes of what the kernel passed on,
         // nothing is left down, and it ended normally.
         let live = try frames("ELEVEN")
-        #expect(live == (try Traces.decodedFrames(recorded)))
+        let decoded = try Traces.decodedFrames(recorded)
+        #expect(live == decoded)
         #expect(live.first == offline.frames.first)
         #expect(live.last?.components(separatedBy: "; ").allSatisfy { $0.contains(" ended ") } == true, "\(live)")
         #expect(live.last?.hasSuffix("; 10 ended 740.0 310.0") == true, "\(live)")
