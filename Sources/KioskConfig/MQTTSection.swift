@@ -32,7 +32,13 @@ public struct MQTTSettings: Sendable, Equatable {
     /// Nil: `kiosk/<hostname>`.
     public var topicPrefix: String?
     public var discoveryPrefix = "homeassistant"
-    public var discovery = true
+    /// `discovery = "device" | "entity" | false`: Home Assistant's discovery in one device config
+    /// (2024.12 and later), one config per entity (older Home Assistant), or none.
+    public var discovery = Discovery.device
+
+    public enum Discovery: String, Sendable, Equatable, CaseIterable {
+        case device, entity, off
+    }
 
     public init(broker: Broker) { self.broker = broker }
 
@@ -153,8 +159,21 @@ struct MQTTSection {
             }
             if key == "topic_prefix" { s.topicPrefix = prefix } else { s.discoveryPrefix = prefix }
         }
-        s.discovery = try r.bool("discovery") ?? s.discovery
+        s.discovery = try discovery(r) ?? s.discovery
         return s
+    }
+
+    /// `"device"`, `"entity"`, or `false`; `true` (what kiosk took before the forms) is `"device"`.
+    private func discovery(_ r: TableReader) throws(ConfigError) -> MQTTSettings.Discovery? {
+        guard let v = r.table["discovery"] else { return nil }
+        if let on = v.bool { return on ? .device : .off }
+        let expected = "expected \"device\" (Home Assistant 2024.12 and later), \"entity\" (one config per entity, "
+            + "for older Home Assistant) or false"
+        guard let text = v.string else { throw r.error("discovery", "\(expected), found \(r.show(v))") }
+        guard let form = MQTTSettings.Discovery(rawValue: text), form != .off else {
+            throw r.error("discovery", "'\(text)' is not a form of discovery; \(expected)")
+        }
+        return form
     }
 
     /// An absolute path to a file that can be read now: check-config finds a missing file, not the first connect.
@@ -180,6 +199,6 @@ extension TOMLWriter {
         if let file = m.passwordFile { string("password_file", file) } else { unset("password_file", "no password") }
         if let prefix = m.topicPrefix { string("topic_prefix", prefix) } else { unset("topic_prefix", "kiosk/<hostname>") }
         string("discovery_prefix", m.discoveryPrefix)
-        bool("discovery", m.discovery)
+        if m.discovery == .off { bool("discovery", false) } else { string("discovery", m.discovery.rawValue) }
     }
 }

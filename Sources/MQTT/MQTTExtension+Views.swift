@@ -26,12 +26,14 @@ extension MQTTExtension {
     func takeViews(of scene: KioskScene) {
         controls = Self.controls(of: scene, keeping: controls)
         retainedOutOfLine = true
-        if settings.discovery, discoveryWanted == .none { discoveryWanted = .missing }
+        // The device form's one config changes with the views: sent again whole.
+        if settings.discovery == .device { discoveryWanted = .all }
+        if settings.discovery == .entity, discoveryWanted == .none { discoveryWanted = .missing }
     }
 
     /// What the config announces now.
     var retained: RetainedTopics {
-        RetainedTopics(controls: controls.map { ($0.name, $0.kind) }, discovery: settings.discovery ? discovery : nil, topics: topics)
+        RetainedTopics(controls: controls.map { ($0.name, $0.kind) }, discovery: settings.discovery != .off ? discovery : nil, topics: topics)
     }
 
     /// Clears what was announced and is no longer (an empty retained message each), sends the

@@ -62,7 +62,7 @@ public final class MQTTExtension: LoopExtension {
 
     var log: Logger
     let client: MosquittoClient
-    let discovery: HomeAssistantDiscovery
+    var discovery: HomeAssistantDiscovery
     var machine: MQTTConnection
     var lookup: NameLookup?
     /// Messages handed to libmosquitto since its queue was last empty.
@@ -108,16 +108,20 @@ public final class MQTTExtension: LoopExtension {
 
     /// Sets up the client; the first connect is tried at `now` (in `service`). `memory` holds
     /// what earlier runs announced.
+    /// `softwareVersion` is the device's `sw_version` and the origin's `sw`; `hardwareVersion` the
+    /// device's `hw_version` (the board's model).
     public init(settings: MQTTSettings, hostname: String = MQTTExtension.hostname(), softwareVersion: String = "kiosk",
-                memory: AnnouncementMemory = AnnouncementsInMemory(), logger: Logger, now: Instant) throws(MosquittoError) {
+                hardwareVersion: String? = nil, memory: AnnouncementMemory = AnnouncementsInMemory(), logger: Logger,
+                now: Instant) throws(MosquittoError) {
         self.settings = settings
         log = logger
         let clientID = settings.clientID ?? MQTTSettings.defaultClientID(hostname: hostname)
         topics = KioskTopics(prefix: settings.topicPrefix ?? MQTTSettings.defaultTopicPrefix(hostname: hostname),
                              discoveryPrefix: settings.discoveryPrefix, clientID: clientID)
-        discovery = HomeAssistantDiscovery(topics: topics, deviceName: "kiosk \(hostname)", softwareVersion: softwareVersion)
+        discovery = HomeAssistantDiscovery(topics: topics, form: Self.form(settings.discovery), deviceName: "kiosk \(hostname)",
+                                           softwareVersion: softwareVersion, hardwareVersion: hardwareVersion)
         client = try MosquittoClient(clientID: clientID)
-        machine = MQTTConnection(will: MQTTConnection.Will(topic: topics.availability), discovery: settings.discovery, now: now)
+        machine = MQTTConnection(will: MQTTConnection.Will(topic: topics.availability), discovery: settings.discovery != .off, now: now)
         self.memory = memory
         announced = memory.announcedTopics
         lastNow = now
@@ -125,6 +129,11 @@ public final class MQTTExtension: LoopExtension {
         client.onConnect = { [unowned self] rc in connack(rc) }
         client.onDisconnect = { [unowned self] rc in lost("the broker closed the connection (\(rc))") }
         client.onMessage = { [unowned self] topic, payload in received(topic, payload) }
+    }
+
+    /// The form of Home Assistant's discovery `setting` asks for (`.off`: the form kept for a later reload).
+    static func form(_ setting: MQTTSettings.Discovery) -> HomeAssistantDiscovery.Form {
+        setting == .entity ? .entity : .device
     }
 
     /// This machine's name, for the default client id and topic prefix.
@@ -190,9 +199,10 @@ public final class MQTTExtension: LoopExtension {
         guard let next = new.mqtt else { return [] }
         if next.discovery != settings.discovery {
             settings.discovery = next.discovery
-            machine.discovery = next.discovery
+            machine.discovery = next.discovery != .off
+            discovery = discovery.with(form: Self.form(next.discovery))
             retainedOutOfLine = true
-            if next.discovery { discoveryWanted = .all }
+            if next.discovery != .off { discoveryWanted = .all }
         }
         return Self.restartKeys(running: settings, new: next)
     }

@@ -144,7 +144,7 @@ class Kiosk:
         self.process = None
         self.start()
 
-    def write_config(self, scene):
+    def write_config(self, scene, mqtt=""):
         self.scene = scene
         text = scene + f"""
 [display]
@@ -168,7 +168,7 @@ directory = "{self.folder}"
 broker = "mqtt://127.0.0.1:{self.broker_port}"
 client_id = "kiosk-check"
 topic_prefix = "kiosk/check"
-"""
+""" + mqtt
         with open(self.config + ".new", "w") as f:
             f.write(text)
         os.replace(self.config + ".new", self.config)
@@ -198,8 +198,8 @@ topic_prefix = "kiosk/check"
             return views.get(name)
         return next((v for v in views if v.get("name") == name), None)
 
-    def reload(self, scene):
-        self.write_config(scene)
+    def reload(self, scene, mqtt=""):
+        self.write_config(scene, mqtt)
         self.process.send_signal(signal.SIGHUP)
 
     def kill(self):
@@ -310,6 +310,27 @@ def run_checks(args, report, work):
             wait_for("the press as an event in Home Assistant", 10, lambda: (ha.state(event) or {}).get("state") != before)
             return f"{entity} -> {event}"
         report.check("a press from Home Assistant fires the button's event", button_press)
+
+        def device_info():
+            entity = find(ha, "switch", "switch")
+            ask = lambda key: ha.template("{{ device_attr(device_id('%s'), '%s') }}" % (entity, key))
+            model, sw, name = ask("model"), ask("sw_version"), ask("name")
+            if model != "kiosk" or not sw or sw == "None" or not name.startswith("kiosk "):
+                raise AssertionError(f"model {model!r}, sw_version {sw!r}, name {name!r}")
+            origin = [l for l in ha.log_lines("Processing device discovery") if "kiosk" in l]
+            return f"{name}, model {model}, sw_version {sw}, hw_version {ask('hw_version')}" + (", origin logged" if origin else "")
+        report.check("one device (device discovery) with its model and version", device_info)
+
+        def switch_forms():
+            before = sorted(ha.mqtt_entities())
+            for form, what in (('"entity"', "per-entity configs"), ('"device"', "the device config again")):
+                kiosk.reload(kiosk.scene, f"discovery = {form}\n")
+                time.sleep(2)  # the clearing and the new configs: then the entities must be back
+                wait_for(f"the same entities from {what}", 30,
+                         lambda: sorted(ha.mqtt_entities()) == before
+                         and all((ha.state(e) or {}).get("state") not in (None, "unavailable") for e in before))
+            return f"{len(before)} entities, the same ids"
+        report.check("discovery switched to per-entity and back: the same entities, none twice", switch_forms)
 
         def warnings():
             lines = [l for l in ha.log_lines("mqtt", "MQTT") if " WARNING " in l or " ERROR " in l]
