@@ -1,6 +1,7 @@
 import KioskConfig
 import KioskCore
 import KioskLog
+import KioskVersion
 import MQTTProtocol
 import Runtime
 import Scene
@@ -110,7 +111,7 @@ public final class MQTTExtension: LoopExtension {
     /// what earlier runs announced.
     /// `softwareVersion` is the device's `sw_version` and the origin's `sw`; `hardwareVersion` the
     /// device's `hw_version` (the board's model).
-    public init(settings: MQTTSettings, hostname: String = MQTTExtension.hostname(), softwareVersion: String = "kiosk",
+    public init(settings: MQTTSettings, hostname: String = MQTTExtension.hostname(), softwareVersion: String = KioskVersion.current,
                 hardwareVersion: String? = nil, memory: AnnouncementMemory = AnnouncementsInMemory(), logger: Logger,
                 now: Instant) throws(MosquittoError) {
         self.settings = settings

@@ -3,6 +3,7 @@ import Control
 import Foundation
 import KioskConfig
 import KioskLog
+import KioskVersion
 import MQTT
 import Runtime
 
@@ -57,7 +58,7 @@ struct RunCommand: ParsableCommand {
         do {
             loop = try KioskLoop(options: options, logger: logging.logger, logPump: logging.pump)
         } catch {
-            logging.logger.critical("kiosk cannot start: \(error)")
+            logging.logger.critical("kiosk cannot start: \(error)", metadata: ["kiosk.version": "\(KioskVersion.current)"])
             logging.pump.drain(seconds: Self.exitDrainSeconds)
             switch error {
             case .config: throw ExitCode(2)

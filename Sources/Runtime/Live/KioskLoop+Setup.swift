@@ -3,6 +3,7 @@ import Display
 import KioskConfig
 import KioskCore
 import KioskLog
+import KioskVersion
 import TouchInput
 #if canImport(Glibc)
 import Glibc
@@ -52,6 +53,7 @@ extension KioskLoop {
 
     func logStart(_ output: any FrameOutput, rotation turn: DisplayRotation) {
         log.info("kiosk starting", metadata: [
+            "kiosk.version": "\(KioskVersion.current)",
             "config.file": "\(options.configPath)", "config.generation": "\(generation)",
             "display": "\(output.summary)", "display.rotation": "\(turn.degrees)",
             "scene.views": "\(configuration.scene.views.count)", "scene.gestures": "\(configuration.scene.gestures.count)",
