@@ -32,6 +32,10 @@ public struct MQTTSettings: Sendable, Equatable {
     /// Nil: `kiosk/<hostname>`.
     public var topicPrefix: String?
     public var discoveryPrefix = "homeassistant"
+    /// `node`: the device's id in Home Assistant (its identifiers, discovery topics and unique_ids,
+    /// `[A-Za-z0-9_-]`) and its name `kiosk <node>`, apart from the host name. Nil: the client id's,
+    /// and `kiosk <hostname>`.
+    public var node: String?
     /// `discovery = "device" | "entity" | false`: Home Assistant's discovery in one device config
     /// (2024.12 and later), one config per entity (older Home Assistant), or none.
     public var discovery = Discovery.device
@@ -41,6 +45,11 @@ public struct MQTTSettings: Sendable, Equatable {
     }
 
     public init(broker: Broker) { self.broker = broker }
+
+    /// Whether `u` may be in a `node`: `[A-Za-z0-9_-]`, as Home Assistant's discovery topics take.
+    public static func isNodeCharacter(_ u: Unicode.Scalar) -> Bool {
+        (u >= "a" && u <= "z") || (u >= "A" && u <= "Z") || (u >= "0" && u <= "9") || u == "_" || u == "-"
+    }
 
     /// The client id used when none is given.
     public static func defaultClientID(hostname: String) -> String { "kiosk-\(hostname)" }
@@ -116,7 +125,7 @@ public struct BrokerURLError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// Reads `[mqtt]`.
 struct MQTTSection {
-    static let keys = ["broker", "ca_file", "client_id", "username", "password_file", "topic_prefix", "discovery_prefix", "discovery"]
+    static let keys = ["broker", "ca_file", "client_id", "username", "password_file", "topic_prefix", "discovery_prefix", "discovery", "node"]
 
     func settings(_ r: TableReader) throws(ConfigError) -> MQTTSettings {
         try r.rejectUnknownKeys(allowed: Self.keys)
@@ -160,6 +169,12 @@ struct MQTTSection {
             if key == "topic_prefix" { s.topicPrefix = prefix } else { s.discoveryPrefix = prefix }
         }
         s.discovery = try discovery(r) ?? s.discovery
+        if let node = try r.string("node") {
+            guard (1...64).contains(node.utf8.count), node.unicodeScalars.allSatisfy({ MQTTSettings.isNodeCharacter($0) }) else {
+                throw r.error("node", "'\(node)' is not a node id; expected 1 to 64 of A-Z a-z 0-9 _ -, such as \"hall\"")
+            }
+            s.node = node
+        }
         return s
     }
 
@@ -199,6 +214,7 @@ extension TOMLWriter {
         if let file = m.passwordFile { string("password_file", file) } else { unset("password_file", "no password") }
         if let prefix = m.topicPrefix { string("topic_prefix", prefix) } else { unset("topic_prefix", "kiosk/<hostname>") }
         string("discovery_prefix", m.discoveryPrefix)
+        if let node = m.node { string("node", node) } else { unset("node", "the client id") }
         if m.discovery == .off { bool("discovery", false) } else { string("discovery", m.discovery.rawValue) }
     }
 }

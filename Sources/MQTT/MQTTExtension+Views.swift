@@ -21,10 +21,18 @@ extension MQTTExtension {
         }
     }
 
+    /// The labels the config gives views, by name: the entities' names.
+    static func labels(of scene: KioskScene) -> [String: String] {
+        var labels: [String: String] = [:]
+        for v in scene.definition.views where !v.label.isEmpty { labels[v.name] = v.label }
+        return labels
+    }
+
     /// A reload's scene: its controls from now on; new ones announced and published, the ones
     /// gone (or renamed, or of another kind) cleared from the broker.
     func takeViews(of scene: KioskScene) {
         controls = Self.controls(of: scene, keeping: controls)
+        labels = Self.labels(of: scene)
         retainedOutOfLine = true
         // The device form's one config changes with the views: sent again whole.
         if settings.discovery == .device { discoveryWanted = .all }
@@ -33,7 +41,7 @@ extension MQTTExtension {
 
     /// What the config announces now.
     var retained: RetainedTopics {
-        RetainedTopics(controls: controls.map { ($0.name, $0.kind) }, discovery: settings.discovery != .off ? discovery : nil, topics: topics)
+        RetainedTopics(controls: controls.map { ($0.name, $0.kind) }, labels: labels, discovery: settings.discovery != .off ? discovery : nil, topics: topics)
     }
 
     /// Clears what was announced and is no longer (an empty retained message each), sends the

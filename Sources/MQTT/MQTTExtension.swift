@@ -63,13 +63,15 @@ public final class MQTTExtension: LoopExtension {
 
     var log: Logger
     let client: MosquittoClient
-    var discovery: HomeAssistantDiscovery
+    public internal(set) var discovery: HomeAssistantDiscovery
     var machine: MQTTConnection
     var lookup: NameLookup?
     /// Messages handed to libmosquitto since its queue was last empty.
     var queued = 0
     /// The controls (views that take commands), with what was last published for each.
     var controls: [Control] = []
+    /// The labels the config gives the controls, by view name (the entities' names).
+    var labels: [String: String] = [:]
     var commands: [(String, [UInt8])] = []
     /// Commands submitted to the loop and not yet applied, with their topics (for a refusal's line).
     var waitingTopics: [(ticket: Int, topic: String)] = []
@@ -118,8 +120,8 @@ public final class MQTTExtension: LoopExtension {
         log = logger
         let clientID = settings.clientID ?? MQTTSettings.defaultClientID(hostname: hostname)
         topics = KioskTopics(prefix: settings.topicPrefix ?? MQTTSettings.defaultTopicPrefix(hostname: hostname),
-                             discoveryPrefix: settings.discoveryPrefix, clientID: clientID)
-        discovery = HomeAssistantDiscovery(topics: topics, form: Self.form(settings.discovery), deviceName: "kiosk \(hostname)",
+                             discoveryPrefix: settings.discoveryPrefix, clientID: settings.node ?? clientID)
+        discovery = HomeAssistantDiscovery(topics: topics, form: Self.form(settings.discovery), deviceName: "kiosk \(settings.node ?? hostname)",
                                            softwareVersion: softwareVersion, hardwareVersion: hardwareVersion)
         client = try MosquittoClient(clientID: clientID)
         machine = MQTTConnection(will: MQTTConnection.Will(topic: topics.availability), discovery: settings.discovery != .off, now: now)
@@ -149,6 +151,7 @@ public final class MQTTExtension: LoopExtension {
 
     public func start(configuration: KioskConfiguration, scene: KioskScene, now: Instant) {
         controls = Self.controls(of: scene, keeping: [])
+        labels = Self.labels(of: scene)
     }
 
     public func appendPollDescriptors(to fds: inout [pollfd]) {
@@ -225,6 +228,7 @@ public final class MQTTExtension: LoopExtension {
         check(running.passwordFile != new.passwordFile, "password_file")
         check(running.topicPrefix != new.topicPrefix, "topic_prefix")
         check(running.discoveryPrefix != new.discoveryPrefix, "discovery_prefix")
+        check(running.node != new.node, "node")
         return keys
     }
 }

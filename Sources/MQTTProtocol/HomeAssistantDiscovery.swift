@@ -63,19 +63,24 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     /// Every config message for the controls among `views` (name and kind): the device's one
-    /// (none when no view is a control), or one per entity in order.
-    public func messages(_ views: [(name: String, kind: ViewKind)]) -> [Message] {
-        let entities = views.flatMap { v in Self.components(v.kind).map { (component: $0, view: v.name) } }
+    /// (none when no view is a control), or one per entity in order. `labels` holds the labels
+    /// views have in the config, by view name: an entity's name (`title(view:label:)`).
+    public func messages(_ views: [(name: String, kind: ViewKind)], labels: [String: String] = [:]) -> [Message] {
+        let entities = views.flatMap { v in
+            Self.components(v.kind).map { (component: $0, view: v.name, title: Self.title(view: v.name, label: labels[v.name])) }
+        }
         switch form {
         case .entity:
-            return entities.map { Message(topic: topics.discovery($0.component, $0.view), payload: config($0.component, view: $0.view)) }
+            return entities.map {
+                Message(topic: topics.discovery($0.component, $0.view), payload: config($0.component, view: $0.view, title: $0.title))
+            }
         case .device:
             guard !entities.isEmpty else { return [] }
             var components = JSONObject()
             for e in entities {
                 var c = JSONObject()
                 c.string("p", e.component)
-                entityKeys(e.component, view: e.view, into: &c)
+                entityKeys(e.component, view: e.view, title: e.title, into: &c)
                 components.raw(Self.componentID(e.component, view: e.view), c.text)
             }
             var j = JSONObject()
@@ -90,10 +95,40 @@ public struct HomeAssistantDiscovery: Sendable {
     /// An entity's key in the device config's `cmps`: `<level>_<platform>`.
     public static func componentID(_ component: String, view: String) -> String { "\(KioskTopics.level(view))_\(component)" }
 
+    /// An entity's name as people read it: the view's label where the config gives it one, else
+    /// its name with `_`, `-` and `.` as spaces, words split where a lower-case letter meets a
+    /// capital, and the first letter a capital (`hall_light`: `Hall light`; `hallLight`: `Hall Light`).
+    /// Home Assistant shows it after the device's name (MQTT entities always have
+    /// `has_entity_name`), and makes the entity id from both.
+    public static func title(view: String, label: String?) -> String {
+        let trimmed = (label ?? "").split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        if !trimmed.isEmpty { return trimmed }
+        var words: [String] = []
+        var word = ""
+        var previous: Character?
+        for c in view {
+            if c == "_" || c == "-" || c == "." || c == " " {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else {
+                if c.isUppercase, previous?.isLowercase == true, !word.isEmpty {
+                    words.append(word)
+                    word = ""
+                }
+                word.append(c)
+            }
+            previous = c
+        }
+        if !word.isEmpty { words.append(word) }
+        let text = words.joined(separator: " ")
+        guard let first = text.first else { return view }
+        return first.uppercased() + text.dropFirst()
+    }
+
     /// One entity's config in the per-entity form, as JSON.
-    public func config(_ component: String, view: String) -> String {
+    public func config(_ component: String, view: String, title: String? = nil) -> String {
         var j = JSONObject()
-        entityKeys(component, view: view, into: &j)
+        entityKeys(component, view: view, title: title ?? Self.title(view: view, label: nil), into: &j)
         j.raw("device", device)
         j.raw("o", origin)
         availability(into: &j)
@@ -101,11 +136,14 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     /// The keys of one entity, the same in either form.
-    func entityKeys(_ component: String, view: String, into j: inout JSONObject) {
-        j.string("name", component == "event" ? "\(view) pressed" : view)
+    /// Device classes and icons where one is obvious: a `switch` device class for the switch,
+    /// `button` for the presses, icons for the slider and the press.
+    func entityKeys(_ component: String, view: String, title: String, into j: inout JSONObject) {
+        j.string("name", component == "event" ? "\(title) pressed" : title)
         j.string("unique_id", "\(topics.nodeID)_\(KioskTopics.level(view))_\(component)")
         switch component {
         case "switch":
+            j.string("device_class", "switch")
             j.string("state_topic", topics.state(view))
             j.string("command_topic", topics.command(view))
             j.string("payload_on", ControlPayload.on)
@@ -118,12 +156,15 @@ public struct HomeAssistantDiscovery: Sendable {
             j.raw("step", "0.1")
             j.string("mode", "slider")
             j.string("unit_of_measurement", "%")
+            j.string("icon", "mdi:tune-variant")
         case "event":
+            j.string("device_class", "button")
             j.string("state_topic", topics.event(view))
             j.raw("event_types", "[\(JSONString.quoted(ControlPayload.pressEvent))]")
         case "button":
             j.string("command_topic", topics.command(view))
             j.string("payload_press", ControlPayload.press)
+            j.string("icon", "mdi:gesture-tap-button")
         default:
             break
         }

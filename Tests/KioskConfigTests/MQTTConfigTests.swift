@@ -46,7 +46,9 @@ import Testing
             topic_prefix = "site/door-1"
             discovery_prefix = "ha"
             discovery = false
+            node = "hall-1"
             """))
+        #expect(m.node == "hall-1")
         #expect(m.broker == .init(tls: true, host: "broker.example", port: 8884))
         #expect(m.caFile == existing && m.clientID == "door-1" && m.username == "kiosk" && m.passwordFile == existing)
         #expect(m.topicPrefix == "site/door-1" && m.discoveryPrefix == "ha" && m.discovery == .off)
@@ -84,6 +86,8 @@ import Testing
         ("broker = \"mqtt://host\"\ndiscovery = \"yes\"", 3, "mqtt.discovery", "'yes' is not a form of discovery; expected \"device\""),
         ("broker = \"mqtt://host\"\ndiscovery = \"off\"", 3, "mqtt.discovery", "or false"),
         ("broker = \"mqtt://host\"\ndiscovery = 1", 3, "mqtt.discovery", "(one config per entity, for older Home Assistant) or false, found"),
+        ("broker = \"mqtt://host\"\nnode = \"hall/1\"", 3, "mqtt.node", "'hall/1' is not a node id; expected 1 to 64 of A-Z a-z 0-9 _ -"),
+        ("broker = \"mqtt://host\"\nnode = \"\"", 3, "mqtt.node", "is not a node id"),
         ("broker = \"mqtt://host\"\nbrokr = 1", 3, "mqtt.brokr", "unknown key in [mqtt]; did you mean 'broker'?"),
         ("client_id = \"x\"", 1, "mqtt", "[mqtt] needs 'broker'"),
     ])

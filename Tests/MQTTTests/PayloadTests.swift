@@ -61,13 +61,14 @@ import Testing
     static let views: [(name: String, kind: ViewKind)] = [("button", .button), ("slider", .slider), ("switch", .toggle), ("canvas", .canvas)]
 
     /// Each platform's keys, every one in Home Assistant's MQTT schema for it (2025.4.4's
-    /// switch.py, number.py, event.py, button.py; `name` and `unique_id` from schemas.py's
-    /// `MQTT_ENTITY_COMMON_SCHEMA`); no `object_id`, which 2026.4 removed.
+    /// switch.py, number.py, event.py, button.py; `name`, `unique_id` and `icon` from schemas.py's
+    /// `MQTT_ENTITY_COMMON_SCHEMA`); no `object_id`, which 2026.4 removed, and no
+    /// `has_entity_name`, which no MQTT schema has (every MQTT entity has it: entity.py).
     static let platformKeys: [String: Set<String>] = [
-        "switch": ["name", "unique_id", "state_topic", "command_topic", "payload_on", "payload_off"],
-        "number": ["name", "unique_id", "state_topic", "command_topic", "min", "max", "step", "mode", "unit_of_measurement"],
-        "event": ["name", "unique_id", "state_topic", "event_types"],
-        "button": ["name", "unique_id", "command_topic", "payload_press"],
+        "switch": ["name", "unique_id", "device_class", "state_topic", "command_topic", "payload_on", "payload_off"],
+        "number": ["name", "unique_id", "state_topic", "command_topic", "min", "max", "step", "mode", "unit_of_measurement", "icon"],
+        "event": ["name", "unique_id", "device_class", "state_topic", "event_types"],
+        "button": ["name", "unique_id", "command_topic", "payload_press", "icon"],
     ]
     static let availabilityKeys: Set<String> = ["availability_topic", "payload_available", "payload_not_available"]
 
@@ -136,18 +137,42 @@ import Testing
         #expect(j["unique_id"] as? String == "kiosk-hall_\(view)_\(platform)")
         switch platform {
         case "switch":
+            #expect(j["device_class"] as? String == "switch" && j["name"] as? String == "Switch")
             #expect(j["state_topic"] as? String == "kiosk/hall/switch/state" && j["command_topic"] as? String == "kiosk/hall/switch/set")
             #expect(j["payload_on"] as? String == "ON" && j["payload_off"] as? String == "OFF")
         case "number":
             #expect(j["min"] as? Int == 0 && j["max"] as? Int == 100 && j["step"] as? Double == 0.1)
             #expect(j["mode"] as? String == "slider" && j["unit_of_measurement"] as? String == "%")
+            #expect(j["icon"] as? String == "mdi:tune-variant" && j["name"] as? String == "Slider")
             #expect(j["state_topic"] as? String == "kiosk/hall/slider/state" && j["command_topic"] as? String == "kiosk/hall/slider/set")
         case "event":
             #expect(j["event_types"] as? [String] == ["press"] && j["state_topic"] as? String == "kiosk/hall/button/event")
+            #expect(j["device_class"] as? String == "button" && j["name"] as? String == "Button pressed")
         case "button":
             #expect(j["command_topic"] as? String == "kiosk/hall/button/set" && j["payload_press"] as? String == "PRESS")
+            #expect(j["icon"] as? String == "mdi:gesture-tap-button" && j["name"] as? String == "Button")
         default:
             Issue.record("platform \(platform)")
+        }
+    }
+
+    /// Names people read: a view's label where the config gives it one, else its name made readable.
+    @Test(arguments: [
+        ("hall_light", nil, "Hall light"), ("hallLight", nil, "Hall Light"), ("door-2.bell", nil, "Door 2 bell"),
+        ("slider", "", "Slider"), ("button", "Open the door", "Open the door"), ("button", "  Open  ", "Open"),
+        ("__", nil, "__"), ("x", nil, "X"), ("TV_power", nil, "TV power"),
+    ] as [(String, String?, String)])
+    func titles(view: String, label: String?, title: String) {
+        #expect(HomeAssistantDiscovery.title(view: view, label: label) == title)
+    }
+
+    /// A label names the button's entities in both forms.
+    @Test func labelsNameTheEntities() throws {
+        for form in [HomeAssistantDiscovery.Form.device, .entity] {
+            let d = HomeAssistantDiscovery(topics: Self.topics, form: form, deviceName: "kiosk hall", softwareVersion: "1.0")
+            let text = d.messages([("front_door", .button)], labels: ["front_door": "Open"]).map(\.payload).joined()
+            #expect(text.contains(#""name":"Open pressed""#) && text.contains(#""name":"Open""#), "\(text)")
+            #expect(text.contains(#""unique_id":"kiosk-hall_front_door_button""#), "the unique_id stays the view's: \(text)")
         }
     }
 }
