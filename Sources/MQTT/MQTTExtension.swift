@@ -72,6 +72,8 @@ public final class MQTTExtension: LoopExtension {
     var controls: [Control] = []
     /// The labels the config gives the controls, by view name (the entities' names).
     var labels: [String: String] = [:]
+    /// Entities removed by a reload, to be sent once in the device config as their platform alone.
+    var removedEntities: [(component: String, view: String)] = []
     var commands: [(String, [UInt8])] = []
     /// Commands submitted to the loop and not yet applied, with their topics (for a refusal's line).
     var waitingTopics: [(ticket: Int, topic: String)] = []

@@ -65,7 +65,11 @@ public struct HomeAssistantDiscovery: Sendable {
     /// Every config message for the controls among `views` (name and kind): the device's one
     /// (none when no view is a control), or one per entity in order. `labels` holds the labels
     /// views have in the config, by view name: an entity's name (`title(view:label:)`).
-    public func messages(_ views: [(name: String, kind: ViewKind)], labels: [String: String] = [:]) -> [Message] {
+    /// `removed`: entities (platform, view) the device config had and no longer has, each sent
+    /// once as its platform alone, which is how Home Assistant (2025.4) removes a device's
+    /// component (one left out is kept).
+    public func messages(_ views: [(name: String, kind: ViewKind)], labels: [String: String] = [:],
+                         removed: [(component: String, view: String)] = []) -> [Message] {
         let entities = views.flatMap { v in
             Self.components(v.kind).map { (component: $0, view: v.name, title: Self.title(view: v.name, label: labels[v.name])) }
         }
@@ -77,6 +81,9 @@ public struct HomeAssistantDiscovery: Sendable {
         case .device:
             guard !entities.isEmpty else { return [] }
             var components = JSONObject()
+            for r in removed where !entities.contains(where: { $0.component == r.component && $0.view == r.view }) {
+                components.raw(Self.componentID(r.component, view: r.view), "{\"p\":\(JSONString.quoted(r.component))}")
+            }
             for e in entities {
                 var c = JSONObject()
                 c.string("p", e.component)

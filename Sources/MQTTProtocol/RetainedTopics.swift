@@ -32,11 +32,12 @@ public struct RetainedTopics: Equatable, Sendable {
     public var discovery: [HomeAssistantDiscovery.Message]
 
     /// `labels`: the views' labels in the config, by name (the entities' names).
-    public init(controls: [(name: String, kind: ViewKind)], labels: [String: String] = [:], discovery: HomeAssistantDiscovery?,
-                topics: KioskTopics) {
+    /// `removed`: the device config's entities to remove (`HomeAssistantDiscovery.messages`).
+    public init(controls: [(name: String, kind: ViewKind)], labels: [String: String] = [:],
+                removed: [(component: String, view: String)] = [], discovery: HomeAssistantDiscovery?, topics: KioskTopics) {
         availability = topics.availability
         states = controls.map { topics.state($0.name) }
-        self.discovery = discovery?.messages(controls, labels: labels) ?? []
+        self.discovery = discovery?.messages(controls, labels: labels, removed: removed) ?? []
     }
 
     /// Every retained topic, for `AnnouncementMemory`.

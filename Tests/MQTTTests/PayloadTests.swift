@@ -175,4 +175,16 @@ import Testing
             #expect(text.contains(#""unique_id":"kiosk-hall_front_door_button""#), "the unique_id stays the view's: \(text)")
         }
     }
+
+    /// A component removed from the device is sent once as its platform alone (Home Assistant
+    /// keeps one that is left out); one that is back is sent whole.
+    @Test func removedComponentsAreTheirPlatformAlone() throws {
+        let d = HomeAssistantDiscovery(topics: Self.topics, deviceName: "kiosk hall", softwareVersion: "1.0")
+        let m = d.messages([("slider", .slider)], removed: [("switch", "lamp"), ("number", "slider")])
+        let j = try #require(try JSONSerialization.jsonObject(with: Data(m[0].payload.utf8)) as? [String: Any])
+        let cmps = try #require(j["cmps"] as? [String: [String: Any]])
+        #expect(Set(cmps.keys) == ["lamp_switch", "slider_number"])
+        #expect(cmps["lamp_switch"]?.count == 1 && cmps["lamp_switch"]?["p"] as? String == "switch")
+        #expect(cmps["slider_number"]?["name"] as? String == "Slider", "a view that is back is whole")
+    }
 }
