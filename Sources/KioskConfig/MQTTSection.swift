@@ -32,9 +32,24 @@ public struct MQTTSettings: Sendable, Equatable {
     /// Nil: `kiosk/<hostname>`.
     public var topicPrefix: String?
     public var discoveryPrefix = "homeassistant"
-    public var discovery = true
+    /// `node`: the device's id in Home Assistant (its identifiers, discovery topics and unique_ids,
+    /// `[A-Za-z0-9_-]`) and its name `kiosk <node>`, apart from the host name. Nil: the client id's,
+    /// and `kiosk <hostname>`.
+    public var node: String?
+    /// `discovery = "device" | "entity" | false`: Home Assistant's discovery in one device config
+    /// (2024.12 and later), one config per entity (older Home Assistant), or none.
+    public var discovery = Discovery.device
+
+    public enum Discovery: String, Sendable, Equatable, CaseIterable {
+        case device, entity, off
+    }
 
     public init(broker: Broker) { self.broker = broker }
+
+    /// Whether `u` may be in a `node`: `[A-Za-z0-9_-]`, as Home Assistant's discovery topics take.
+    public static func isNodeCharacter(_ u: Unicode.Scalar) -> Bool {
+        (u >= "a" && u <= "z") || (u >= "A" && u <= "Z") || (u >= "0" && u <= "9") || u == "_" || u == "-"
+    }
 
     /// The client id used when none is given.
     public static func defaultClientID(hostname: String) -> String { "kiosk-\(hostname)" }
@@ -151,8 +166,27 @@ struct MQTTSection {
             }
             if key == .topicPrefix { s.topicPrefix = prefix } else { s.discoveryPrefix = prefix }
         }
-        s.discovery = try r.bool(MQTTKey.discovery) ?? s.discovery
+        s.discovery = try discovery(r) ?? s.discovery
+        if let node = try r.string(MQTTKey.node) {
+            guard (1...64).contains(node.utf8.count), node.unicodeScalars.allSatisfy({ MQTTSettings.isNodeCharacter($0) }) else {
+                throw r.error(MQTTKey.node, "'\(node)' is not a node id; expected 1 to 64 of A-Z a-z 0-9 _ -, such as \"hall\"")
+            }
+            s.node = node
+        }
         return s
+    }
+
+    /// `"device"`, `"entity"`, or `false`; `true` (what kiosk took before the forms) is `"device"`.
+    private func discovery(_ r: TableReader) throws(ConfigError) -> MQTTSettings.Discovery? {
+        guard let v = r.table[MQTTKey.discovery.rawValue] else { return nil }
+        if let on = v.bool { return on ? .device : .off }
+        let expected = "expected \"device\" (Home Assistant 2024.12 and later), \"entity\" (one config per entity, "
+            + "for older Home Assistant) or false"
+        guard let text = v.string else { throw r.error(MQTTKey.discovery, "\(expected), found \(r.show(v))") }
+        guard let form = MQTTSettings.Discovery(rawValue: text), form != .off else {
+            throw r.error(MQTTKey.discovery, "'\(text)' is not a form of discovery; \(expected)")
+        }
+        return form
     }
 
     /// An absolute path to a file that can be read now: check-config finds a missing file, not the first connect.
@@ -178,6 +212,7 @@ extension TOMLWriter {
         if let file = m.passwordFile { string(MQTTKey.passwordFile, file) } else { unset(MQTTKey.passwordFile, "no password") }
         if let prefix = m.topicPrefix { string(MQTTKey.topicPrefix, prefix) } else { unset(MQTTKey.topicPrefix, "kiosk/<hostname>") }
         string(MQTTKey.discoveryPrefix, m.discoveryPrefix)
-        bool(MQTTKey.discovery, m.discovery)
+        if let node = m.node { string(MQTTKey.node, node) } else { unset(MQTTKey.node, "the client id") }
+        if m.discovery == .off { bool(MQTTKey.discovery, false) } else { string(MQTTKey.discovery, m.discovery.rawValue) }
     }
 }

@@ -170,7 +170,7 @@ struct TableReader {
     }
 
     /// A value as the file spells it, with its TOML type when that is what is wrong.
-    private func show(_ v: TOMLNode) -> String {
+    func show(_ v: TOMLNode) -> String {
         switch v {
         case .string(let s): "\"\(s)\""
         case .int(let n): String(n)

@@ -75,7 +75,8 @@ extension MQTTExtension {
     /// `memory` holds what earlier runs announced (see `AnnouncementMemory`).
     public static func install(_ settings: MQTTSettings, in loop: KioskLoop, memory: AnnouncementMemory, logger: Logger) {
         do {
-            loop.install(try MQTTExtension(settings: settings, memory: memory, logger: logger, now: loop.clock.now))
+            loop.install(try MQTTExtension(settings: settings, hardwareVersion: HostFacts().model(), memory: memory, logger: logger,
+                                           now: loop.clock.now))
         } catch {
             logger.error("mqtt: cannot set up the client; running without MQTT", metadata: ["mqtt.error": "\(error)"])
         }

@@ -21,17 +21,31 @@ extension MQTTExtension {
         }
     }
 
+    /// The labels the config gives views, by name: the entities' names.
+    static func labels(of scene: KioskScene) -> [String: String] {
+        var labels: [String: String] = [:]
+        for v in scene.definition.views where !v.label.isEmpty { labels[v.name] = v.label }
+        return labels
+    }
+
     /// A reload's scene: its controls from now on; new ones announced and published, the ones
     /// gone (or renamed, or of another kind) cleared from the broker.
     func takeViews(of scene: KioskScene) {
+        let before = controls
         controls = Self.controls(of: scene, keeping: controls)
+        for c in before where !controls.contains(where: { $0.name == c.name && $0.kind == c.kind }) {
+            for component in HomeAssistantDiscovery.components(c.kind) { removedEntities.append((component, c.name)) }
+        }
+        labels = Self.labels(of: scene)
         retainedOutOfLine = true
-        if settings.discovery, discoveryWanted == .none { discoveryWanted = .missing }
+        // The device form's one config changes with the views: sent again whole.
+        if settings.discovery == .device { discoveryWanted = .all }
+        if settings.discovery == .entity, discoveryWanted == .none { discoveryWanted = .missing }
     }
 
     /// What the config announces now.
     var retained: RetainedTopics {
-        RetainedTopics(controls: controls.map { ($0.name, $0.kind) }, discovery: settings.discovery ? discovery : nil, topics: topics)
+        RetainedTopics(controls: controls.map { ($0.name, $0.kind) }, labels: labels, removed: removedEntities, discovery: settings.discovery != .off ? discovery : nil, topics: topics)
     }
 
     /// Clears what was announced and is no longer (an empty retained message each), sends the
@@ -55,6 +69,7 @@ extension MQTTExtension {
         announced = all
         if memory.announcedTopics != all { memory.remember(announced: all) }
         retainedOutOfLine = false
+        if !configs.isEmpty || settings.discovery != .device { removedEntities.removeAll() }
         discoveryWanted = .none
     }
 

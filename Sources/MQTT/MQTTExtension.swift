@@ -63,13 +63,17 @@ public final class MQTTExtension: LoopExtension {
 
     var log: Logger
     let client: MosquittoClient
-    let discovery: HomeAssistantDiscovery
+    public internal(set) var discovery: HomeAssistantDiscovery
     var machine: MQTTConnection
     var lookup: NameLookup?
     /// Messages handed to libmosquitto since its queue was last empty.
     var queued = 0
     /// The controls (views that take commands), with what was last published for each.
     var controls: [Control] = []
+    /// The labels the config gives the controls, by view name (the entities' names).
+    var labels: [String: String] = [:]
+    /// Entities removed by a reload, to be sent once in the device config as their platform alone.
+    var removedEntities: [(component: String, view: String)] = []
     var commands: [(String, [UInt8])] = []
     /// Commands submitted to the loop and not yet applied, with their topics (for a refusal's line).
     var waitingTopics: [(ticket: Int, topic: String)] = []
@@ -109,16 +113,20 @@ public final class MQTTExtension: LoopExtension {
 
     /// Sets up the client; the first connect is tried at `now` (in `service`). `memory` holds
     /// what earlier runs announced.
+    /// `softwareVersion` is the device's `sw_version` and the origin's `sw`; `hardwareVersion` the
+    /// device's `hw_version` (the board's model).
     public init(settings: MQTTSettings, hostname: String = MQTTExtension.hostname(), softwareVersion: String = KioskVersion.current,
-                memory: AnnouncementMemory = AnnouncementsInMemory(), logger: Logger, now: Instant) throws(MosquittoError) {
+                hardwareVersion: String? = nil, memory: AnnouncementMemory = AnnouncementsInMemory(), logger: Logger,
+                now: Instant) throws(MosquittoError) {
         self.settings = settings
         log = logger
         let clientID = settings.clientID ?? MQTTSettings.defaultClientID(hostname: hostname)
         topics = KioskTopics(prefix: settings.topicPrefix ?? MQTTSettings.defaultTopicPrefix(hostname: hostname),
-                             discoveryPrefix: settings.discoveryPrefix, clientID: clientID)
-        discovery = HomeAssistantDiscovery(topics: topics, deviceName: "kiosk \(hostname)", softwareVersion: softwareVersion)
+                             discoveryPrefix: settings.discoveryPrefix, clientID: settings.node ?? clientID)
+        discovery = HomeAssistantDiscovery(topics: topics, form: Self.form(settings.discovery), deviceName: "kiosk \(settings.node ?? hostname)",
+                                           softwareVersion: softwareVersion, hardwareVersion: hardwareVersion)
         client = try MosquittoClient(clientID: clientID)
-        machine = MQTTConnection(will: MQTTConnection.Will(topic: topics.availability), discovery: settings.discovery, now: now)
+        machine = MQTTConnection(will: MQTTConnection.Will(topic: topics.availability), discovery: settings.discovery != .off, now: now)
         self.memory = memory
         announced = memory.announcedTopics
         lastNow = now
@@ -126,6 +134,11 @@ public final class MQTTExtension: LoopExtension {
         client.onConnect = { [unowned self] rc in connack(rc) }
         client.onDisconnect = { [unowned self] rc in lost("the broker closed the connection (\(rc))") }
         client.onMessage = { [unowned self] topic, payload in received(topic, payload) }
+    }
+
+    /// The form of Home Assistant's discovery `setting` asks for (`.off`: the form kept for a later reload).
+    static func form(_ setting: MQTTSettings.Discovery) -> HomeAssistantDiscovery.Form {
+        setting == .entity ? .entity : .device
     }
 
     /// This machine's name, for the default client id and topic prefix.
@@ -140,6 +153,7 @@ public final class MQTTExtension: LoopExtension {
 
     public func start(configuration: KioskConfiguration, scene: KioskScene, now: Instant) {
         controls = Self.controls(of: scene, keeping: [])
+        labels = Self.labels(of: scene)
     }
 
     public func appendPollDescriptors(to fds: inout [pollfd]) {
@@ -191,9 +205,10 @@ public final class MQTTExtension: LoopExtension {
         guard let next = new.mqtt else { return [] }
         if next.discovery != settings.discovery {
             settings.discovery = next.discovery
-            machine.discovery = next.discovery
+            machine.discovery = next.discovery != .off
+            discovery = discovery.with(form: Self.form(next.discovery))
             retainedOutOfLine = true
-            if next.discovery { discoveryWanted = .all }
+            if next.discovery != .off { discoveryWanted = .all }
         }
         return Self.restartKeys(running: settings, new: next)
     }
@@ -215,6 +230,7 @@ public final class MQTTExtension: LoopExtension {
         check(running.passwordFile != new.passwordFile, "password_file")
         check(running.topicPrefix != new.topicPrefix, "topic_prefix")
         check(running.discoveryPrefix != new.discoveryPrefix, "discovery_prefix")
+        check(running.node != new.node, "node")
         return keys
     }
 }

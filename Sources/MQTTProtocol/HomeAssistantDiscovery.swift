@@ -1,29 +1,58 @@
 import KioskCore
 import Scene
 
-/// Home Assistant's MQTT discovery for one kiosk: a retained config message per entity, all in one
-/// device. The switch is a `switch`, the slider a `number` (0 to 100), the button an `event`
-/// (presses, with the tap count) and a `button` (a press from Home Assistant fires it). Keys as
-/// Home Assistant's MQTT integration documents them (switch.mqtt, number.mqtt, event.mqtt,
-/// button.mqtt; the device registry's `identifiers`, `name`, `model`, `manufacturer`, `sw_version`).
+/// Home Assistant's MQTT discovery for one kiosk: every control's entities in one device. The
+/// switch is a `switch`, the slider a `number` (0 to 100), the button an `event` (presses, with
+/// the tap count) and a `button` (a press from Home Assistant fires it).
+///
+/// Two forms (`[mqtt] discovery`):
+/// - `.device` (Home Assistant 2024.12 and later): one retained `<discovery_prefix>/device/<node>/config`
+///   holding the device (`dev`), the origin (`o`), the availability shared by all, and each entity
+///   under `cmps` by its component id `<level>_<platform>`, its platform in `p`.
+/// - `.entity` (before 2024.12): one retained `<discovery_prefix>/<platform>/<node>/<level>/config`
+///   per entity, each with the device, the origin and the availability.
+///
+/// Every key is one of Home Assistant's MQTT integration (homeassistant/components/mqtt: schemas.py's
+/// `DEVICE_DISCOVERY_SCHEMA`, `MQTT_ENTITY_DEVICE_INFO_SCHEMA`, `MQTT_ORIGIN_INFO_SCHEMA`, and each
+/// platform's schema; abbreviations.py for `dev`, `o`, `cmps`, `p`, `sw`, `url`). No `object_id`
+/// (removed in 2026.4): entity ids come from the device's and the entity's names.
 public struct HomeAssistantDiscovery: Sendable {
     public struct Message: Sendable, Equatable {
         public var topic: String
         public var payload: String
     }
 
+    public enum Form: Sendable, Equatable { case device, entity }
+
+    /// The origin's name (Home Assistant logs it with each discovery).
+    public static let originName = "kiosk"
+    /// The origin's support URL: none is published until the project has one.
+    public static let originURL: String? = nil
+
     public let topics: KioskTopics
+    public let form: Form
     /// The device's name in Home Assistant: `kiosk <hostname>`.
     public let deviceName: String
+    /// kiosk's version: the device's `sw_version` and the origin's `sw`.
     public let softwareVersion: String
+    /// The board (the device tree's model), the device's `hw_version`; nil where unknown.
+    public let hardwareVersion: String?
 
-    public init(topics: KioskTopics, deviceName: String, softwareVersion: String) {
+    public init(topics: KioskTopics, form: Form = .device, deviceName: String, softwareVersion: String, hardwareVersion: String? = nil) {
         self.topics = topics
+        self.form = form
         self.deviceName = deviceName
         self.softwareVersion = softwareVersion
+        self.hardwareVersion = hardwareVersion
     }
 
-    /// The components a control of `kind` appears as.
+    /// The same device and origin in another form.
+    public func with(form: Form) -> HomeAssistantDiscovery {
+        HomeAssistantDiscovery(topics: topics, form: form, deviceName: deviceName, softwareVersion: softwareVersion,
+                               hardwareVersion: hardwareVersion)
+    }
+
+    /// The components (Home Assistant platforms) a control of `kind` appears as.
     public static func components(_ kind: ViewKind) -> [String] {
         switch kind {
         case .toggle: ["switch"]
@@ -33,28 +62,95 @@ public struct HomeAssistantDiscovery: Sendable {
         }
     }
 
-    /// Every config message for the controls among `views` (name and kind), in order.
-    public func messages(_ views: [(name: String, kind: ViewKind)]) -> [Message] {
-        var out: [Message] = []
-        for v in views {
-            for component in Self.components(v.kind) {
-                out.append(Message(topic: topics.discovery(component, v.name), payload: config(component, view: v.name)))
-            }
+    /// Every config message for the controls among `views` (name and kind): the device's one
+    /// (none when no view is a control), or one per entity in order. `labels` holds the labels
+    /// views have in the config, by view name: an entity's name (`title(view:label:)`).
+    /// `removed`: entities (platform, view) the device config had and no longer has, each sent
+    /// once as its platform alone, which is how Home Assistant (2025.4) removes a device's
+    /// component (one left out is kept).
+    public func messages(_ views: [(name: String, kind: ViewKind)], labels: [String: String] = [:],
+                         removed: [(component: String, view: String)] = []) -> [Message] {
+        let entities = views.flatMap { v in
+            Self.components(v.kind).map { (component: $0, view: v.name, title: Self.title(view: v.name, label: labels[v.name])) }
         }
-        return out
+        switch form {
+        case .entity:
+            return entities.map {
+                Message(topic: topics.discovery($0.component, $0.view), payload: config($0.component, view: $0.view, title: $0.title))
+            }
+        case .device:
+            guard !entities.isEmpty else { return [] }
+            var components = JSONObject(compact: true)
+            for r in removed where !entities.contains(where: { $0.component == r.component && $0.view == r.view }) {
+                components.add(Self.componentID(r.component, view: r.view), raw: "{\"p\":\(JSONString.quoted(r.component))}")
+            }
+            for e in entities {
+                var c = JSONObject(compact: true)
+                c.add("p", e.component)
+                entityKeys(e.component, view: e.view, title: e.title, into: &c)
+                components.add(Self.componentID(e.component, view: e.view), raw: c.json)
+            }
+            var j = JSONObject(compact: true)
+            j.add("dev", raw: device)
+            j.add("o", raw: origin)
+            availability(into: &j)
+            j.add("cmps", raw: components.json)
+            return [Message(topic: topics.deviceDiscovery, payload: j.json)]
+        }
     }
 
-    /// One entity's config, as JSON.
-    public func config(_ component: String, view: String) -> String {
+    /// An entity's key in the device config's `cmps`: `<level>_<platform>`.
+    public static func componentID(_ component: String, view: String) -> String { "\(KioskTopics.level(view))_\(component)" }
+
+    /// An entity's name as people read it: the view's label where the config gives it one, else
+    /// its name with `_`, `-` and `.` as spaces, words split where a lower-case letter meets a
+    /// capital, and the first letter a capital (`hall_light`: `Hall light`; `hallLight`: `Hall Light`).
+    /// Home Assistant shows it after the device's name (MQTT entities always have
+    /// `has_entity_name`), and makes the entity id from both.
+    public static func title(view: String, label: String?) -> String {
+        let trimmed = (label ?? "").split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        if !trimmed.isEmpty { return trimmed }
+        var words: [String] = []
+        var word = ""
+        var previous: Character?
+        for c in view {
+            if c == "_" || c == "-" || c == "." || c == " " {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else {
+                if c.isUppercase, previous?.isLowercase == true, !word.isEmpty {
+                    words.append(word)
+                    word = ""
+                }
+                word.append(c)
+            }
+            previous = c
+        }
+        if !word.isEmpty { words.append(word) }
+        let text = words.joined(separator: " ")
+        guard let first = text.first else { return view }
+        return first.uppercased() + text.dropFirst()
+    }
+
+    /// One entity's config in the per-entity form, as JSON.
+    public func config(_ component: String, view: String, title: String? = nil) -> String {
         var j = JSONObject(compact: true)
-        j.add("name", component == "event" ? "\(view) pressed" : view)
-        j.add("unique_id", "\(topics.nodeID)_\(KioskTopics.level(view))_\(component)")
+        entityKeys(component, view: view, title: title ?? Self.title(view: view, label: nil), into: &j)
         j.add("device", raw: device)
-        j.add("availability_topic", topics.availability)
-        j.add("payload_available", "online")
-        j.add("payload_not_available", "offline")
+        j.add("o", raw: origin)
+        availability(into: &j)
+        return j.json
+    }
+
+    /// The keys of one entity, the same in either form.
+    /// Device classes and icons where one is obvious: a `switch` device class for the switch,
+    /// `button` for the presses, icons for the slider and the press.
+    func entityKeys(_ component: String, view: String, title: String, into j: inout JSONObject) {
+        j.add("name", component == "event" ? "\(title) pressed" : title)
+        j.add("unique_id", "\(topics.nodeID)_\(KioskTopics.level(view))_\(component)")
         switch component {
         case "switch":
+            j.add("device_class", "switch")
             j.add("state_topic", topics.state(view))
             j.add("command_topic", topics.command(view))
             j.add("payload_on", ControlPayload.on)
@@ -67,16 +163,24 @@ public struct HomeAssistantDiscovery: Sendable {
             j.add("step", raw: "0.1")
             j.add("mode", "slider")
             j.add("unit_of_measurement", "%")
+            j.add("icon", "mdi:tune-variant")
         case "event":
+            j.add("device_class", "button")
             j.add("state_topic", topics.event(view))
             j.add("event_types", raw: "[\(JSONString.quoted(ControlPayload.pressEvent))]")
         case "button":
             j.add("command_topic", topics.command(view))
             j.add("payload_press", ControlPayload.press)
+            j.add("icon", "mdi:gesture-tap-button")
         default:
             break
         }
-        return j.json
+    }
+
+    private func availability(into j: inout JSONObject) {
+        j.add("availability_topic", topics.availability)
+        j.add("payload_available", "online")
+        j.add("payload_not_available", "offline")
     }
 
     var device: String {
@@ -86,6 +190,15 @@ public struct HomeAssistantDiscovery: Sendable {
         d.add("model", "kiosk")
         d.add("manufacturer", "kiosk")
         d.add("sw_version", softwareVersion)
+        if let hardwareVersion { d.add("hw_version", hardwareVersion) }
         return d.json
+    }
+
+    var origin: String {
+        var o = JSONObject(compact: true)
+        o.add("name", Self.originName)
+        o.add("sw", softwareVersion)
+        if let url = Self.originURL { o.add("url", url) }
+        return o.json
     }
 }

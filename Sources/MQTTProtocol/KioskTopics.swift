@@ -26,9 +26,12 @@ public struct KioskTopics: Sendable, Equatable {
     public func state(_ view: String) -> String { "\(prefix)/\(Self.level(view))/state" }
     public func command(_ view: String) -> String { "\(prefix)/\(Self.level(view))/set" }
     public func event(_ view: String) -> String { "\(prefix)/\(Self.level(view))/event" }
+    /// One entity's config in the per-entity form of discovery.
     public func discovery(_ component: String, _ view: String) -> String {
         "\(discoveryPrefix)/\(component)/\(nodeID)/\(Self.level(view))/config"
     }
+    /// The device's config, every entity in it, in the device form of discovery.
+    public var deviceDiscovery: String { "\(discoveryPrefix)/device/\(nodeID)/config" }
 
     /// The level a command topic names, when `topic` is `<prefix>/<level>/set`.
     public func commandLevel(of topic: String) -> String? {

@@ -31,10 +31,13 @@ public struct RetainedTopics: Equatable, Sendable {
     /// Discovery configs, topic and payload, in the views' order.
     public var discovery: [HomeAssistantDiscovery.Message]
 
-    public init(controls: [(name: String, kind: ViewKind)], discovery: HomeAssistantDiscovery?, topics: KioskTopics) {
+    /// `labels`: the views' labels in the config, by name (the entities' names).
+    /// `removed`: the device config's entities to remove (`HomeAssistantDiscovery.messages`).
+    public init(controls: [(name: String, kind: ViewKind)], labels: [String: String] = [:],
+                removed: [(component: String, view: String)] = [], discovery: HomeAssistantDiscovery?, topics: KioskTopics) {
         availability = topics.availability
         states = controls.map { topics.state($0.name) }
-        self.discovery = discovery?.messages(controls) ?? []
+        self.discovery = discovery?.messages(controls, labels: labels, removed: removed) ?? []
     }
 
     /// Every retained topic, for `AnnouncementMemory`.

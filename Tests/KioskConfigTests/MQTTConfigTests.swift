@@ -30,7 +30,7 @@ import Testing
         let m = try #require(try mqtt("[mqtt]\nbroker = \"mqtt://127.0.0.1\"\n"))
         #expect(m.broker == .init(tls: false, host: "127.0.0.1", port: 1883))
         #expect(m.clientID == nil && m.topicPrefix == nil && m.username == nil && m.passwordFile == nil && m.caFile == nil)
-        #expect(m.discoveryPrefix == "homeassistant" && m.discovery)
+        #expect(m.discoveryPrefix == "homeassistant" && m.discovery == .device)
         #expect(MQTTSettings.defaultClientID(hostname: "hall") == "kiosk-hall")
         #expect(MQTTSettings.defaultTopicPrefix(hostname: "hall") == "kiosk/hall")
     }
@@ -46,10 +46,19 @@ import Testing
             topic_prefix = "site/door-1"
             discovery_prefix = "ha"
             discovery = false
+            node = "hall-1"
             """))
+        #expect(m.node == "hall-1")
         #expect(m.broker == .init(tls: true, host: "broker.example", port: 8884))
         #expect(m.caFile == existing && m.clientID == "door-1" && m.username == "kiosk" && m.passwordFile == existing)
-        #expect(m.topicPrefix == "site/door-1" && m.discoveryPrefix == "ha" && !m.discovery)
+        #expect(m.topicPrefix == "site/door-1" && m.discoveryPrefix == "ha" && m.discovery == .off)
+    }
+
+    /// `discovery` takes a form or false; `true` (kiosk's earlier spelling) is the device form.
+    @Test(arguments: [("\"device\"", MQTTSettings.Discovery.device), ("\"entity\"", .entity), ("false", .off), ("true", .device)])
+    func discoveryForms(text: String, form: MQTTSettings.Discovery) throws {
+        let m = try #require(try mqtt("[mqtt]\nbroker = \"mqtt://127.0.0.1\"\ndiscovery = \(text)\n"))
+        #expect(m.discovery == form)
     }
 
     @Test(arguments: [
@@ -74,7 +83,11 @@ import Testing
         ("broker = \"mqtt://host\"\npassword_file = \"/etc/hostname\"", 3, "mqtt.password_file", "needs 'username'"),
         ("broker = \"mqtt://host\"\ntopic_prefix = \"kiosk/#\"", 3, "mqtt.topic_prefix", "wildcards"),
         ("broker = \"mqtt://host\"\ndiscovery_prefix = \"/ha\"", 3, "mqtt.discovery_prefix", "must not begin or end with '/'"),
-        ("broker = \"mqtt://host\"\ndiscovery = \"yes\"", 3, "mqtt.discovery", "expected true or false"),
+        ("broker = \"mqtt://host\"\ndiscovery = \"yes\"", 3, "mqtt.discovery", "'yes' is not a form of discovery; expected \"device\""),
+        ("broker = \"mqtt://host\"\ndiscovery = \"off\"", 3, "mqtt.discovery", "or false"),
+        ("broker = \"mqtt://host\"\ndiscovery = 1", 3, "mqtt.discovery", "(one config per entity, for older Home Assistant) or false, found"),
+        ("broker = \"mqtt://host\"\nnode = \"hall/1\"", 3, "mqtt.node", "'hall/1' is not a node id; expected 1 to 64 of A-Z a-z 0-9 _ -"),
+        ("broker = \"mqtt://host\"\nnode = \"\"", 3, "mqtt.node", "is not a node id"),
         ("broker = \"mqtt://host\"\nbrokr = 1", 3, "mqtt.brokr", "unknown key in [mqtt]; did you mean 'broker'?"),
         ("client_id = \"x\"", 1, "mqtt", "[mqtt] needs 'broker'"),
     ])

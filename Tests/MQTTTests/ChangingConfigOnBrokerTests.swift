@@ -92,25 +92,37 @@ struct ChangingConfigOnBrokerTests {
     }
 
     /// The retained topics `controls` are announced on: availability, their states, and with
-    /// discovery their configs.
-    static func announced(_ controls: [View], discovery: Bool = true, prefix: String = prefix) -> Set<String> {
+    /// discovery their configs: the device's one (`discovery = "device"`) or one per entity (`"entity"`).
+    static func announced(_ controls: [View], discovery: String? = "device", prefix: String = prefix) -> Set<String> {
         var topics: Set<String> = ["\(prefix)/availability"]
         for c in controls {
             topics.insert("\(prefix)/\(c.name)/state")
-            if discovery { for k in c.components { topics.insert("homeassistant/\(k)/kiosk-test/\(c.name)/config") } }
+            if discovery == "entity" { for k in c.components { topics.insert("homeassistant/\(k)/kiosk-test/\(c.name)/config") } }
         }
+        if discovery == "device", !controls.isEmpty { topics.insert(deviceConfig) }
         return topics
     }
 
+    static let deviceConfig = "homeassistant/device/kiosk-test/config"
+
     /// Waits until the broker's retained set is `expected` (empty payloads are no retained
-    /// message: the broker deletes them); true when it was.
-    static func expectRetained(_ expected: Set<String>, on broker: Broker, _ step: String) throws {
+    /// message: the broker deletes them), and the device config (when retained) holds exactly
+    /// `controls`' components.
+    static func expectRetained(_ expected: Set<String>, controls: [View] = [], on broker: Broker, _ step: String) throws {
+        let components = Set(controls.flatMap { c in c.components.map { "\(c.name)_\($0)" } })
         var seen: [String: String] = [:]
+        func inDevice() -> Set<String>? {
+            guard let payload = seen[deviceConfig],
+                  let j = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else { return nil }
+            // A component that is its platform alone is one Home Assistant is told to remove.
+            return Set((j["cmps"] as? [String: [String: Any]] ?? [:]).filter { $0.value.count > 1 }.keys)
+        }
         for _ in 0..<10 {
             seen = try broker.retained(["homeassistant/#", "kiosk/#"])
-            if Set(seen.keys) == expected { break }
+            if Set(seen.keys) == expected, seen[deviceConfig] == nil || inDevice() == components { break }
         }
         #expect(Set(seen.keys) == expected, "\(step): left over \(Set(seen.keys).subtracting(expected).sorted()), missing \(expected.subtracting(seen.keys).sorted())")
+        if seen[deviceConfig] != nil { #expect(inDevice() == components, "\(step): the device config's components") }
         #expect(seen["\(prefix)/availability"] ?? "online" == "online", "\(step)")
     }
 
@@ -138,8 +150,8 @@ struct ChangingConfigOnBrokerTests {
         }
     }
 
-    func check(_ controls: [View], _ kiosk: Kiosk, round: Int, discovery: Bool = true, _ step: String) throws {
-        try Self.expectRetained(Self.announced(controls, discovery: discovery), on: kiosk.broker, step)
+    func check(_ controls: [View], _ kiosk: Kiosk, round: Int, discovery: String? = "device", _ step: String) throws {
+        try Self.expectRetained(Self.announced(controls, discovery: discovery), controls: controls, on: kiosk.broker, step)
         try Self.expectSetsWork(controls, kiosk: kiosk, round: round, step)
     }
 
@@ -179,9 +191,10 @@ struct ChangingConfigOnBrokerTests {
         #expect(!p.text.contains("until the next start"), "no change here needs a restart: \(p.text)")
     }
 
-    /// `discovery = false` clears every discovery config (states stay); a change that needs a
-    /// restart is named in the log and changes nothing on the broker until then.
-    @Test func reloadsThatTurnDiscoveryOffAndOneThatNeedsARestart() throws {
+    /// Switching the form of discovery clears the other form's configs; `discovery = false`
+    /// clears every discovery config (states stay); a change that needs a restart is named in the
+    /// log and changes nothing on the broker until then.
+    @Test func reloadsThatSwitchDiscoveryAndOneThatNeedsARestart() throws {
         let broker = try Broker()
         let kiosk = try Kiosk(broker: broker)
         let base = Self.defaultControls
@@ -189,23 +202,31 @@ struct ChangingConfigOnBrokerTests {
         try kiosk.start()
         try check(base, kiosk, round: 1, "at start")
 
-        try kiosk.write(mqtt: "discovery = false\n")
+        try kiosk.write(mqtt: "discovery = \"entity\"\n")
         kiosk.reload(number: 1)
-        try check(base, kiosk, round: 2, discovery: false, "discovery turned off")
+        try check(base, kiosk, round: 2, discovery: "entity", "device to entity")
 
-        try kiosk.write(mqtt: "discovery = true\n")
+        try kiosk.write(mqtt: "discovery = false\n")
         kiosk.reload(number: 2)
-        try check(base, kiosk, round: 3, "discovery turned on again")
+        try check(base, kiosk, round: 3, discovery: nil, "discovery turned off")
+
+        try kiosk.write(mqtt: "discovery = \"entity\"\n")
+        kiosk.reload(number: 3)
+        try check(base, kiosk, round: 4, discovery: "entity", "entity again")
+
+        try kiosk.write(mqtt: "discovery = \"device\"\n")
+        kiosk.reload(number: 4)
+        try check(base, kiosk, round: 5, "entity to device")
 
         try kiosk.write(prefix: "kiosk/elsewhere")
-        kiosk.reload(number: 3)
+        kiosk.reload(number: 5)
         let p = try #require(kiosk.process)
         #expect(p.waitFor(containing: "these keys keep their old values until the next start: mqtt.topic_prefix"), "\(p.text)")
-        try check(base, kiosk, round: 4, "a new topic prefix waits for the restart")
+        try check(base, kiosk, round: 6, "a new topic prefix waits for the restart")
     }
 
     /// kiosk remembers what it announced (in its state folder), so a restart with a view removed,
-    /// with another topic prefix, or with `discovery = false` clears what the earlier run left.
+    /// with another topic prefix, another form of discovery or `discovery = false` clears what the earlier run left.
     @Test func restartsClearWhatTheEarlierRunAnnounced() throws {
         let broker = try Broker()
         let kiosk = try Kiosk(broker: broker)
@@ -229,8 +250,18 @@ struct ChangingConfigOnBrokerTests {
         #expect(seen == moved, "restarted with another prefix: left over \(seen.subtracting(moved).sorted())")
 
         kiosk.stop()
+        try kiosk.write(mqtt: "discovery = \"entity\"\n")
+        try kiosk.start()
+        try check(base, kiosk, round: 3, discovery: "entity", "restarted with per-entity discovery")
+
+        kiosk.stop()
+        try kiosk.write()
+        try kiosk.start()
+        try check(base, kiosk, round: 4, "restarted with device discovery")
+
+        kiosk.stop()
         try kiosk.write(mqtt: "discovery = false\n")
         try kiosk.start()
-        try check(base, kiosk, round: 3, discovery: false, "restarted with discovery off")
+        try check(base, kiosk, round: 5, discovery: nil, "restarted with discovery off")
     }
 }

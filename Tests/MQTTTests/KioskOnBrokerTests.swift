@@ -90,25 +90,28 @@ struct KioskOnBrokerTests {
             "\(topic("button/state")) {\"taps\":0,\"label\":\"Press\"}",
         ]
         for line in expected { #expect(sub.waitFor(line: line), "\(line) missing: \(sub.text)") }
-        let configs = ["event/kiosk-test/button", "button/kiosk-test/button", "number/kiosk-test/slider", "switch/kiosk-test/switch"]
-        for c in configs {
-            #expect(sub.waitFor(containing: "homeassistant/\(c)/config {"), "\(c) missing: \(sub.text)")
+        // One device config, every entity in it.
+        let device = "homeassistant/device/kiosk-test/config"
+        #expect(sub.waitFor(containing: "\(device) {"), "the device config missing: \(sub.text)")
+        let line = try #require(sub.lines.first { $0.hasPrefix("\(device) ") })
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.dropFirst(device.count + 1).utf8)) as? [String: Any])
+        for key in ["dev", "o", "cmps", "availability_topic"] { #expect(json[key] != nil, "the device config lacks \(key)") }
+        let cmps = try #require(json["cmps"] as? [String: [String: Any]])
+        #expect(Set(cmps.keys) == ["button_event", "button_button", "slider_number", "switch_switch"])
+        let required: [String: [String]] = [
+            "switch": ["state_topic", "command_topic"], "number": ["state_topic", "command_topic", "min", "max", "step"],
+            "event": ["state_topic", "event_types"], "button": ["command_topic", "payload_press"],
+        ]
+        for (id, c) in cmps {
+            let platform = c["p"] as? String ?? "?"
+            #expect(id.hasSuffix("_\(platform)"))
+            for key in ["name", "unique_id"] + (required[platform] ?? ["?"]) { #expect(c[key] != nil, "\(id) lacks \(key)") }
         }
-        for line in sub.lines where line.hasPrefix("homeassistant/") {
-            let parts = line.split(separator: " ", maxSplits: 1)
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any], "\(line)")
-            let component = parts[0].split(separator: "/")[1]
-            for key in ["name", "unique_id", "device", "availability_topic"] { #expect(json[key] != nil, "\(component) lacks \(key)") }
-            let required: [Substring: [String]] = [
-                "switch": ["state_topic", "command_topic"], "number": ["state_topic", "command_topic", "min", "max", "step"],
-                "event": ["state_topic", "event_types"], "button": ["command_topic", "payload_press"],
-            ]
-            for key in required[component] ?? ["?"] { #expect(json[key] != nil, "\(component) lacks \(key)") }
-        }
+        #expect(!sub.lines.contains { $0.hasPrefix("homeassistant/") && !$0.hasPrefix(device) }, "no per-entity config: \(sub.text)")
         // Home Assistant's birth message asks for discovery again.
-        let before = sub.lines.filter { $0.hasPrefix("homeassistant/number/") }.count
+        let before = sub.lines.filter { $0.hasPrefix(device) }.count
         try broker.publish("homeassistant/status", "online")
-        #expect(sub.waitFor(containing: "homeassistant/number/kiosk-test/slider/config", count: before + 1), "\(sub.text)")
+        #expect(sub.waitFor(containing: device, count: before + 1), "\(sub.text)")
     }
 
     /// A `set` from mosquitto_pub moves the slider: its state comes back, and the screenshot is
@@ -183,7 +186,7 @@ struct KioskOnBrokerTests {
         for line in ["\(topic("availability")) online", "\(topic("switch/state")) ON", "\(topic("slider/state")) 50.0"] {
             #expect(second.waitFor(line: line), "\(line) not sent again: \(second.text)")
         }
-        #expect(second.waitFor(containing: "homeassistant/switch/kiosk-test/switch/config"), "\(second.text)")
+        #expect(second.waitFor(containing: "homeassistant/device/kiosk-test/config"), "\(second.text)")
         let stats = kiosk.process.lines.filter { $0.contains(" stats ") }
         #expect(!stats.isEmpty && stats.allSatisfy { $0.contains(" overruns=0 ") }, "\(stats.joined(separator: "\n"))")
         #expect(!kiosk.process.text.contains("overran its budget"), "\(kiosk.process.text)")

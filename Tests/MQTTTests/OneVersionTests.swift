@@ -3,7 +3,7 @@ import KioskTestSupport
 import Testing
 
 /// kiosk's version comes from one place (Tools/version.sh, stamped into the KioskVersion module at
-/// build time): `kiosk --version`, the log's first line and Home Assistant's `sw_version` all say
+/// build time): `kiosk --version`, the log's first line and Home Assistant's `sw_version` and origin `sw` all say
 /// what the script says for this checkout. (The Debian package's version is checked against the
 /// binary in Tests/KernelTests/KioskPackageOnRealKernelTests.swift.)
 @Suite(.enabled(if: Broker.available, "needs mosquitto and mosquitto-clients"))
@@ -38,7 +38,7 @@ struct OneVersionTests {
         #expect(first.contains(" kiosk starting ") && first.contains("kiosk.version=\(version) "), "the log's first line: \(first)")
 
         let sub = try broker.subscribe(["homeassistant/#"])
-        #expect(sub.waitFor(containing: "homeassistant/switch/kiosk-test/switch/config {"), "\(sub.text)")
+        #expect(sub.waitFor(containing: "homeassistant/device/kiosk-test/config {"), "\(sub.text)")
         let configs = sub.lines.filter { $0.hasPrefix("homeassistant/") }
         #expect(!configs.isEmpty)
         for line in configs {
@@ -46,6 +46,7 @@ struct OneVersionTests {
             let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any], "\(line)")
             let device = try #require(object["device"] as? [String: Any] ?? object["dev"] as? [String: Any], "\(line)")
             #expect(device["sw_version"] as? String == version, "\(line)")
+            #expect((object["o"] as? [String: Any])?["sw"] as? String == version, "the origin's sw: \(line)")
         }
     }
 }

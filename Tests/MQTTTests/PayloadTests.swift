@@ -50,18 +50,67 @@ import Testing
         #expect(t.state("slider") == "kiosk/hall/slider/state")
         #expect(t.command("a/b+#") == "kiosk/hall/a_b__/set", "a view's name never adds a level or a wildcard")
         #expect(t.discovery("number", "slider") == "homeassistant/number/kiosk-hall_lan/slider/config")
+        #expect(t.deviceDiscovery == "homeassistant/device/kiosk-hall_lan/config")
         #expect(t.commandLevel(of: "kiosk/hall/slider/set") == "slider")
         #expect(t.commandLevel(of: "kiosk/hall/a/b/set") == nil)
         #expect(t.commandLevel(of: "kiosk/hallway/slider/set") == nil)
         #expect(t.commandLevel(of: "kiosk/hall/set") == nil)
     }
 
-    /// The keys each component needs, as Home Assistant documents them (switch.mqtt, number.mqtt,
-    /// event.mqtt, button.mqtt, and the device registry's), with their values.
-    @Test func discoveryKeys() throws {
-        let t = KioskTopics(prefix: "kiosk/hall", discoveryPrefix: "homeassistant", clientID: "kiosk-hall")
-        let d = HomeAssistantDiscovery(topics: t, deviceName: "kiosk hall", softwareVersion: "1.0")
-        let messages = d.messages([("button", .button), ("slider", .slider), ("switch", .toggle), ("canvas", .canvas)])
+    static let topics = KioskTopics(prefix: "kiosk/hall", discoveryPrefix: "homeassistant", clientID: "kiosk-hall")
+    static let views: [(name: String, kind: ViewKind)] = [("button", .button), ("slider", .slider), ("switch", .toggle), ("canvas", .canvas)]
+
+    /// Each platform's keys, every one in Home Assistant's MQTT schema for it (2025.4.4's
+    /// switch.py, number.py, event.py, button.py; `name`, `unique_id` and `icon` from schemas.py's
+    /// `MQTT_ENTITY_COMMON_SCHEMA`); no `object_id`, which 2026.4 removed, and no
+    /// `has_entity_name`, which no MQTT schema has (every MQTT entity has it: entity.py).
+    static let platformKeys: [String: Set<String>] = [
+        "switch": ["name", "unique_id", "device_class", "state_topic", "command_topic", "payload_on", "payload_off"],
+        "number": ["name", "unique_id", "state_topic", "command_topic", "min", "max", "step", "mode", "unit_of_measurement", "icon"],
+        "event": ["name", "unique_id", "device_class", "state_topic", "event_types"],
+        "button": ["name", "unique_id", "command_topic", "payload_press", "icon"],
+    ]
+    static let availabilityKeys: Set<String> = ["availability_topic", "payload_available", "payload_not_available"]
+
+    /// One device config: `dev` (schemas.py's `MQTT_ENTITY_DEVICE_INFO_SCHEMA`), `o`
+    /// (`MQTT_ORIGIN_INFO_SCHEMA`: `name`, and `sw` for `sw_version`), the shared availability and
+    /// `cmps` (`DEVICE_DISCOVERY_SCHEMA`), each component with its platform in `p`; key by key.
+    @Test func deviceDiscovery() throws {
+        let d = HomeAssistantDiscovery(topics: Self.topics, deviceName: "kiosk hall", softwareVersion: "1.0",
+                                       hardwareVersion: "Raspberry Pi 4 Model B Rev 1.5")
+        let messages = d.messages(Self.views)
+        #expect(messages.map(\.topic) == ["homeassistant/device/kiosk-hall/config"])
+        let j = try #require(try JSONSerialization.jsonObject(with: Data(messages[0].payload.utf8)) as? [String: Any])
+        #expect(Set(j.keys) == Set(["dev", "o", "cmps"]).union(Self.availabilityKeys))
+        #expect(j["availability_topic"] as? String == "kiosk/hall/availability")
+        #expect(j["payload_available"] as? String == "online" && j["payload_not_available"] as? String == "offline")
+        let device = try #require(j["dev"] as? [String: Any])
+        #expect(Set(device.keys) == ["identifiers", "name", "model", "manufacturer", "sw_version", "hw_version"])
+        #expect(device["identifiers"] as? [String] == ["kiosk-hall"] && device["name"] as? String == "kiosk hall")
+        #expect(device["sw_version"] as? String == "1.0" && device["model"] as? String == "kiosk")
+        #expect(device["hw_version"] as? String == "Raspberry Pi 4 Model B Rev 1.5")
+        let origin = try #require(j["o"] as? [String: Any])
+        #expect(Set(origin.keys) == ["name", "sw"] && origin["name"] as? String == "kiosk" && origin["sw"] as? String == "1.0")
+        let cmps = try #require(j["cmps"] as? [String: [String: Any]])
+        #expect(Set(cmps.keys) == ["button_event", "button_button", "slider_number", "switch_switch"])
+        for (id, c) in cmps {
+            let platform = try #require(c["p"] as? String)
+            #expect(id == "\(id.split(separator: "_")[0])_\(platform)")
+            #expect(Set(c.keys) == Self.platformKeys[platform, default: []].union(["p"]), "\(id): \(c.keys.sorted())")
+            try Self.expectValues(platform, c)
+        }
+        // No hardware known: no hw_version; no controls: no device config.
+        let bare = HomeAssistantDiscovery(topics: Self.topics, deviceName: "kiosk hall", softwareVersion: "1.0")
+        let dev = try JSONSerialization.jsonObject(with: Data(bare.messages(Self.views)[0].payload.utf8)) as? [String: Any]
+        #expect((dev?["dev"] as? [String: Any])?["hw_version"] == nil)
+        #expect(bare.messages([("canvas", .canvas)]).isEmpty)
+    }
+
+    /// The per-entity form (Home Assistant before 2024.12): one config each, with the device,
+    /// the origin and the availability in every one; key by key.
+    @Test func entityDiscovery() throws {
+        let d = HomeAssistantDiscovery(topics: Self.topics, form: .entity, deviceName: "kiosk hall", softwareVersion: "1.0")
+        let messages = d.messages(Self.views)
         #expect(messages.map(\.topic) == [
             "homeassistant/event/kiosk-hall/button/config", "homeassistant/button/kiosk-hall/button/config",
             "homeassistant/number/kiosk-hall/slider/config", "homeassistant/switch/kiosk-hall/switch/config",
@@ -69,29 +118,73 @@ import Testing
         var ids: Set<String> = []
         for m in messages {
             let j = try #require(try JSONSerialization.jsonObject(with: Data(m.payload.utf8)) as? [String: Any], "\(m.payload)")
-            let component = m.topic.split(separator: "/")[1]
+            let platform = String(m.topic.split(separator: "/")[1])
+            #expect(Set(j.keys) == Self.platformKeys[platform, default: []].union(["device", "o"]).union(Self.availabilityKeys))
             #expect(j["availability_topic"] as? String == "kiosk/hall/availability")
             let device = try #require(j["device"] as? [String: Any])
             #expect(device["identifiers"] as? [String] == ["kiosk-hall"] && device["name"] as? String == "kiosk hall")
-            #expect(device["sw_version"] as? String == "1.0" && device["model"] as? String == "kiosk")
+            #expect((j["o"] as? [String: Any])?["sw"] as? String == "1.0")
             let id = try #require(j["unique_id"] as? String)
             #expect(ids.insert(id).inserted, "unique_id \(id) used twice")
-            #expect(j["name"] is String)
-            switch component {
-            case "switch":
-                #expect(j["state_topic"] as? String == "kiosk/hall/switch/state" && j["command_topic"] as? String == "kiosk/hall/switch/set")
-                #expect(j["payload_on"] as? String == "ON" && j["payload_off"] as? String == "OFF")
-            case "number":
-                #expect(j["min"] as? Int == 0 && j["max"] as? Int == 100 && j["step"] as? Double == 0.1)
-                #expect(j["state_topic"] as? String == "kiosk/hall/slider/state" && j["command_topic"] as? String == "kiosk/hall/slider/set")
-            case "event":
-                #expect(j["event_types"] as? [String] == ["press"] && j["state_topic"] as? String == "kiosk/hall/button/event")
-            case "button":
-                #expect(j["command_topic"] as? String == "kiosk/hall/button/set" && j["payload_press"] as? String == "PRESS")
-                #expect(j["state_topic"] == nil)
-            default:
-                Issue.record("component \(component)")
-            }
+            try Self.expectValues(platform, j)
         }
+    }
+
+    /// One entity's values, the same in either form.
+    static func expectValues(_ platform: String, _ j: [String: Any]) throws {
+        #expect(j["name"] is String)
+        let view = try #require((j["unique_id"] as? String)?.split(separator: "_")[1])
+        #expect(j["unique_id"] as? String == "kiosk-hall_\(view)_\(platform)")
+        switch platform {
+        case "switch":
+            #expect(j["device_class"] as? String == "switch" && j["name"] as? String == "Switch")
+            #expect(j["state_topic"] as? String == "kiosk/hall/switch/state" && j["command_topic"] as? String == "kiosk/hall/switch/set")
+            #expect(j["payload_on"] as? String == "ON" && j["payload_off"] as? String == "OFF")
+        case "number":
+            #expect(j["min"] as? Int == 0 && j["max"] as? Int == 100 && j["step"] as? Double == 0.1)
+            #expect(j["mode"] as? String == "slider" && j["unit_of_measurement"] as? String == "%")
+            #expect(j["icon"] as? String == "mdi:tune-variant" && j["name"] as? String == "Slider")
+            #expect(j["state_topic"] as? String == "kiosk/hall/slider/state" && j["command_topic"] as? String == "kiosk/hall/slider/set")
+        case "event":
+            #expect(j["event_types"] as? [String] == ["press"] && j["state_topic"] as? String == "kiosk/hall/button/event")
+            #expect(j["device_class"] as? String == "button" && j["name"] as? String == "Button pressed")
+        case "button":
+            #expect(j["command_topic"] as? String == "kiosk/hall/button/set" && j["payload_press"] as? String == "PRESS")
+            #expect(j["icon"] as? String == "mdi:gesture-tap-button" && j["name"] as? String == "Button")
+        default:
+            Issue.record("platform \(platform)")
+        }
+    }
+
+    /// Names people read: a view's label where the config gives it one, else its name made readable.
+    @Test(arguments: [
+        ("hall_light", nil, "Hall light"), ("hallLight", nil, "Hall Light"), ("door-2.bell", nil, "Door 2 bell"),
+        ("slider", "", "Slider"), ("button", "Open the door", "Open the door"), ("button", "  Open  ", "Open"),
+        ("__", nil, "__"), ("x", nil, "X"), ("TV_power", nil, "TV power"),
+    ] as [(String, String?, String)])
+    func titles(view: String, label: String?, title: String) {
+        #expect(HomeAssistantDiscovery.title(view: view, label: label) == title)
+    }
+
+    /// A label names the button's entities in both forms.
+    @Test func labelsNameTheEntities() throws {
+        for form in [HomeAssistantDiscovery.Form.device, .entity] {
+            let d = HomeAssistantDiscovery(topics: Self.topics, form: form, deviceName: "kiosk hall", softwareVersion: "1.0")
+            let text = d.messages([("front_door", .button)], labels: ["front_door": "Open"]).map(\.payload).joined()
+            #expect(text.contains(#""name":"Open pressed""#) && text.contains(#""name":"Open""#), "\(text)")
+            #expect(text.contains(#""unique_id":"kiosk-hall_front_door_button""#), "the unique_id stays the view's: \(text)")
+        }
+    }
+
+    /// A component removed from the device is sent once as its platform alone (Home Assistant
+    /// keeps one that is left out); one that is back is sent whole.
+    @Test func removedComponentsAreTheirPlatformAlone() throws {
+        let d = HomeAssistantDiscovery(topics: Self.topics, deviceName: "kiosk hall", softwareVersion: "1.0")
+        let m = d.messages([("slider", .slider)], removed: [("switch", "lamp"), ("number", "slider")])
+        let j = try #require(try JSONSerialization.jsonObject(with: Data(m[0].payload.utf8)) as? [String: Any])
+        let cmps = try #require(j["cmps"] as? [String: [String: Any]])
+        #expect(Set(cmps.keys) == ["lamp_switch", "slider_number"])
+        #expect(cmps["lamp_switch"]?.count == 1 && cmps["lamp_switch"]?["p"] as? String == "switch")
+        #expect(cmps["slider_number"]?["name"] as? String == "Slider", "a view that is back is whole")
     }
 }

@@ -140,11 +140,17 @@ class Kiosk:
         with open(os.path.join(repo, "config", "kiosk.toml")) as f:
             self.scene = scene or f.read().split("\n[display]")[0]
         self.broker_port = broker_port
+        # A build without the state store ([state]) runs without it: the restart check then fails.
+        self.takes_state = True
         self.write_config(self.scene)
+        probe = subprocess.run([binary, "check-config", self.config], capture_output=True, text=True)
+        if "state: unknown key" in probe.stdout + probe.stderr:
+            self.takes_state = False
+            self.write_config(self.scene)
         self.process = None
         self.start()
 
-    def write_config(self, scene):
+    def write_config(self, scene, mqtt=""):
         self.scene = scene
         text = scene + f"""
 [display]
@@ -168,7 +174,10 @@ directory = "{self.folder}"
 broker = "mqtt://127.0.0.1:{self.broker_port}"
 client_id = "kiosk-check"
 topic_prefix = "kiosk/check"
-"""
+node = "check"
+""" + mqtt
+        if not self.takes_state:
+            text = text.replace(f'[state]\ndirectory = "{self.folder}"\n', "")
         with open(self.config + ".new", "w") as f:
             f.write(text)
         os.replace(self.config + ".new", self.config)
@@ -198,8 +207,8 @@ topic_prefix = "kiosk/check"
             return views.get(name)
         return next((v for v in views if v.get("name") == name), None)
 
-    def reload(self, scene):
-        self.write_config(scene)
+    def reload(self, scene, mqtt=""):
+        self.write_config(scene, mqtt)
         self.process.send_signal(signal.SIGHUP)
 
     def kill(self):
@@ -303,13 +312,51 @@ def run_checks(args, report, work):
         report.check("the slider works both ways", slider_both_ways)
 
         def button_press():
-            entity = find(ha, "button", "button")
-            event = find(ha, "event", "button")
+            entity = find(ha, "button", "press")
+            event = find(ha, "event", "press")
             before = (ha.state(event) or {}).get("state")
             ha.call("button", "press", entity_id=entity)
             wait_for("the press as an event in Home Assistant", 10, lambda: (ha.state(event) or {}).get("state") != before)
             return f"{entity} -> {event}"
         report.check("a press from Home Assistant fires the button's event", button_press)
+
+        def names():
+            want = {"switch.kiosk_check_switch": ("kiosk check Switch", "switch"),
+                    "number.kiosk_check_slider": ("kiosk check Slider", None),
+                    "button.kiosk_check_press": ("kiosk check Press", None),
+                    "event.kiosk_check_press_pressed": ("kiosk check Press pressed", "button")}
+            for entity, (name, device_class) in want.items():
+                attributes = (ha.state(entity) or {}).get("attributes", {})
+                # Home Assistant 2025.4.4 shows "kiosk check switch" for the name "Switch": compared without case.
+                if str(attributes.get("friendly_name")).lower() != name.lower() or attributes.get("device_class") != device_class:
+                    raise AssertionError(f"{entity}: {attributes} (expected {name!r}, device class {device_class!r}); "
+                                         f"entities: {ha.mqtt_entities()}")
+            slider = (ha.state("number.kiosk_check_slider") or {}).get("attributes", {})
+            if slider.get("mode") != "slider" or slider.get("unit_of_measurement") != "%":
+                raise AssertionError(f"the slider: {slider}")
+            return ", ".join(f"{e} '{(ha.state(e) or {}).get('attributes', {}).get('friendly_name')}'" for e in want)
+        report.check("entity ids from [mqtt] node, names from labels or made readable, device classes", names)
+
+        def device_info():
+            entity = find(ha, "switch", "switch")
+            ask = lambda key: ha.template("{{ device_attr(device_id('%s'), '%s') }}" % (entity, key))
+            model, sw, name = ask("model"), ask("sw_version"), ask("name")
+            if model != "kiosk" or not sw or sw == "None" or not name.startswith("kiosk "):
+                raise AssertionError(f"model {model!r}, sw_version {sw!r}, name {name!r}")
+            origin = [l for l in ha.log_lines("Processing device discovery") if "kiosk" in l]
+            return f"{name}, model {model}, sw_version {sw}, hw_version {ask('hw_version')}" + (", origin logged" if origin else "")
+        report.check("one device (device discovery) with its model and version", device_info)
+
+        def switch_forms():
+            before = sorted(ha.mqtt_entities())
+            for form, what in (('"entity"', "per-entity configs"), ('"device"', "the device config again")):
+                kiosk.reload(kiosk.scene, f"discovery = {form}\n")
+                time.sleep(2)  # the clearing and the new configs: then the entities must be back
+                wait_for(f"the same entities from {what}", 30,
+                         lambda: sorted(ha.mqtt_entities()) == before
+                         and all((ha.state(e) or {}).get("state") not in (None, "unavailable") for e in before))
+            return f"{len(before)} entities, the same ids"
+        report.check("discovery switched to per-entity and back: the same entities, none twice", switch_forms)
 
         def warnings():
             lines = [l for l in ha.log_lines("mqtt", "MQTT") if " WARNING " in l or " ERROR " in l]
