@@ -15,14 +15,19 @@ final class KioskProcess: Sendable {
     private let arrived = DispatchSemaphore(value: 0)
     let folder: URL
 
-    /// Starts `kiosk run --config CONFIG` with `config` written into a fresh folder.
-    init(config: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// Starts `kiosk run --config CONFIG` with `config` written into a fresh folder; with
+    /// `openFileLimit`, under that many file descriptors (`ulimit -n`, through /bin/sh).
+    init(config: String, arguments: [String] = [], environment: [String: String] = [:], openFileLimit: Int? = nil) throws {
         folder = try temporaryFolder("run")
         let path = folder.appendingPathComponent("kiosk.conf")
         try config.replacingOccurrences(of: "@FOLDER@", with: folder.path).write(to: path, atomically: true, encoding: .utf8)
         process = Process()
         process.executableURL = kioskExecutable
         process.arguments = ["run", "--config", path.path] + arguments
+        if let openFileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", kioskExecutable.path] + (process.arguments ?? [])
+        }
         process.currentDirectoryURL = folder
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }

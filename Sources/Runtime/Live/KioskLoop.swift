@@ -88,7 +88,7 @@ public final class KioskLoop {
     var extensions = LoopExtensions()
 
     /// Reads the config, opens the display and the touchscreen: `kiosk run`.
-    /// Throws `KioskLoopError.config` (exit status 2) or `.display` (exit status 1).
+    /// Throws `KioskLoopError.config` (exit status 2), `.display` or `.loopFiles` (exit status 1).
     public convenience init(options: Options, logger: Logger, logPump: LogPump?,
                             output makeOutput: ((DisplaySettings) throws(DisplayError) -> any FrameOutput)? = nil,
                             clock: any InstantClock = MonotonicClock()) throws(KioskLoopError) {
@@ -107,7 +107,7 @@ public final class KioskLoop {
                 output = try Self.openOutput(settings.display, sceneSize: Self.sceneSize(configuration), clock: clock)
             }
         } catch {
-            throw .display(error.description)
+            throw .display(error)
         }
         do {
             try self.init(configuration: configuration, options: options, logger: logger, logPump: logPump, output: output,
