@@ -199,11 +199,11 @@ public final class KioskLoop {
                 if fds.count < fds.capacity { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
             }
             appendExtensionDescriptors()
-            let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) }
-            if ready < 0 && errno != EINTR {
+            let ready = systemCall { fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) } }
+            if case .failure(let errno) = ready {
                 // Never seen in practice (poll fails only on a bad array or no memory), but a loop
                 // that went round again at once would spin a core: say it, then wait a moment.
-                log.error("poll failed; retrying in 0.1 s", metadata: ["errno": "\(String(cString: strerror(errno)))"])
+                log.error("poll failed; retrying in 0.1 s", metadata: ["errno": "\(errno)"])
                 StageMeter.pause(milliseconds: 100)
             }
             if let ending = iterate() { return finish(ending) }
