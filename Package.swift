@@ -29,6 +29,10 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
+        // kiosk's version, written at build time by the plugin below from VERSION and `git describe`
+        // (Tools/version.sh); README "Libraries, and why" says why a plugin.
+        .target(name: "KioskVersion", plugins: ["KioskVersionPlugin"]),
+        .plugin(name: "KioskVersionPlugin", capability: .buildTool()),
         // Pure Swift, the bottom of the graph: the vocabulary every module shares. Geometry, `Instant`,
         // touches and `TouchFrame`, `PixelFormat` and the plain `PixelBuffer`. Imports nothing of ours.
         .target(name: "KioskCore"),
@@ -69,7 +73,7 @@ let package = Package(
         // The kiosk loop (live and on a virtual clock for replay), its stats, signals and reload.
         .target(name: "Runtime", dependencies: [
             "Render", "Display", "TouchInput", "Scene", "Gestures", "InputEvents", "KioskConfig", "KioskLog",
-            "CLinuxSystem", "KioskCore",
+            "CLinuxSystem", "KioskCore", "KioskVersion",
             "MultitouchA",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
@@ -87,10 +91,11 @@ let package = Package(
         .target(name: "MQTTProtocol", dependencies: ["Scene", "KioskCore"]),
         // `[mqtt]`: the controls on a broker, driven from the loop's poll (a LoopExtension).
         .target(name: "MQTT", dependencies: [
-            "CMosquitto", "CNameLookup", "MQTTProtocol", "Runtime", "KioskConfig", "KioskLog", "Scene", "KioskCore",
+            "CMosquitto", "CNameLookup", "MQTTProtocol", "Runtime", "KioskConfig", "KioskLog", "Scene", "KioskCore", "KioskVersion",
         ]),
         .executableTarget(name: "kiosk", dependencies: [
             "Control", "Runtime", "MQTT", "Display", "Render", "KioskConfig", "KioskLog", "TouchInput", "InputEvents", "Gestures", "KioskCore",
+            "KioskVersion",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "KioskCore", "KioskTestSupport"]),
@@ -112,7 +117,7 @@ let package = Package(
         // Every test of the built `kiosk` executable as a user or an integrator meets it: run, replay,
         // check-config, show; deploy/; its files, signals and exit statuses.
         .testTarget(name: "CommandTests", dependencies: ["kiosk", "Render", "Runtime", "KioskConfig", "InputEvents", "KioskCore",
-                                                        "KioskLog", "KioskTestSupport"]),
+                                                        "KioskLog", "KioskVersion", "KioskTestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["kiosk", "KioskConfig", "Scene", "Gestures", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
                                                        "KioskCore", "KioskConfig"],

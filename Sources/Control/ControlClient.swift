@@ -12,7 +12,7 @@ import Glibc
 final class ControlClient {
     let fd: Int32
     let number: Int
-    let capacity: Int
+    var capacity: Int
     var subscriptions = Set<ControlRequest.EventKind>()
     /// Lines dropped because the queue was full.
     private(set) var dropped = 0
@@ -22,6 +22,15 @@ final class ControlClient {
     private(set) var broken: String?
 
     private var input: [UInt8] = []
+    /// Bytes read and not yet split into lines (they wait while `held`), from `next` on.
+    private var unread: [UInt8] = []
+    private var next = 0
+    /// A command of this client waits for the loop: its next lines wait for the reply.
+    var held = false
+    /// The request id of the command waiting, for its reply.
+    var waitingID: String?
+    /// The command waiting sets this view's label (its state line is said on success).
+    var waitingLabel: String?
     /// Part of an over-long line is being thrown away, up to its newline.
     private var discarding = false
     private var queue: [String] = []
@@ -42,7 +51,7 @@ final class ControlClient {
     var hasOutput: Bool { queued > 0 }
     var overflowed: Bool { dropped > 0 }
     /// Done with: gone, broken, too slow, or served to the end after it stopped writing.
-    var isFinished: Bool { broken != nil || overflowed || (readClosed && !hasOutput) }
+    var isFinished: Bool { broken != nil || overflowed || (readClosed && !hasOutput && !held && next == unread.count) }
 
     /// Queues `line` (without its newline); false, counted, when the queue is full.
     @discardableResult
@@ -87,6 +96,8 @@ final class ControlClient {
 
     /// Reads what is there and calls `line` with each whole line (without its newline, a CR
     /// before it dropped too), and `tooLong` for each line past `limit` bytes, which is skipped.
+    /// While `held` (a command of this client waits for the loop), lines wait: `drain` hands
+    /// them out once it is released, so replies keep the order of the requests.
     func read(limit: Int, line: (ArraySlice<UInt8>) -> Void, tooLong: () -> Void) {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while broken == nil, !readClosed {
@@ -95,35 +106,49 @@ final class ControlClient {
             case .success(let count): n = count
             case .failure(let errno):
                 if errno != .wouldBlock && errno.rawValue != EWOULDBLOCK { broken = "read: \(errno)" }
-                return
+                n = -1
             }
+            if n < 0 { break }
             if n == 0 {
-                // A last line without its newline (`printf '...' | socat`) is still a line.
-                if !input.isEmpty, !discarding { line(input[...]) }
-                input.removeAll()
                 readClosed = true
-                return
+                break
             }
-            for b in chunk[0..<n] {
-                if b == UInt8(ascii: "\n") {
-                    if discarding {
-                        discarding = false
-                        tooLong()
-                    } else {
-                        var end = input.endIndex
-                        if end > 0, input[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                        line(input[0..<end])
-                    }
+            unread.append(contentsOf: chunk[0..<n])
+        }
+        drain(limit: limit, line: line, tooLong: tooLong)
+    }
+
+    /// Hands out the lines read and not handed out yet, until one holds the client.
+    func drain(limit: Int, line: (ArraySlice<UInt8>) -> Void, tooLong: () -> Void) {
+        while !held, next < unread.count {
+            let b = unread[next]
+            next += 1
+            if b == UInt8(ascii: "\n") {
+                if discarding {
+                    discarding = false
+                    tooLong()
+                } else {
+                    var end = input.endIndex
+                    if end > 0, input[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                    line(input[0..<end])
+                }
+                input.removeAll(keepingCapacity: true)
+            } else if !discarding {
+                if input.count >= limit {
+                    discarding = true
                     input.removeAll(keepingCapacity: true)
-                } else if !discarding {
-                    if input.count >= limit {
-                        discarding = true
-                        input.removeAll(keepingCapacity: true)
-                    } else {
-                        input.append(b)
-                    }
+                } else {
+                    input.append(b)
                 }
             }
+        }
+        guard next == unread.count else { return }
+        unread.removeAll(keepingCapacity: true)
+        next = 0
+        // A last line without its newline (`printf '...' | socat`) is still a line.
+        if readClosed, !held, !input.isEmpty {
+            if !discarding { line(input[...]) }
+            input.removeAll()
         }
     }
 }

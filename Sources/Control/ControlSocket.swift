@@ -16,7 +16,7 @@ import Glibc
 /// client that does not read loses lines (counted) and is disconnected; the loop never waits.
 public final class ControlSocket: LoopExtension {
     public let path: String
-    public let settings: ControlSettings
+    public private(set) var settings: ControlSettings
     private let listener: Int32
     private var clients: [ControlClient] = []
     private var log: Logger
@@ -100,7 +100,18 @@ public final class ControlSocket: LoopExtension {
         for c in clients where c.hasOutput { c.flush() }
     }
 
-    public func shutdown(now: Instant) {
+    /// A reload: `max_clients` and `client_queue` are taken at once (clients over the new
+    /// maximum stay; a queue already longer than the new bound is written out, then held to it).
+    /// Another path is a restart key (the socket turned off is the loop's to name).
+    public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] {
+        settings.maximumClients = new.control.maximumClients
+        settings.clientQueueLines = new.control.clientQueueLines
+        for c in clients { c.capacity = settings.clientQueueLines }
+        guard let next = new.control.socket, next != path else { return [] }
+        return ["control.socket"]
+    }
+
+    public func stop(now: Instant) {
         for c in clients { c.flush() }
         clients.removeAll()
         close(listener)
@@ -132,32 +143,49 @@ public final class ControlSocket: LoopExtension {
             c.subscriptions = []
             c.send(ControlReply.ok(request.id))
         case .setValue(let view, let value):
-            run(.setValue(view: view, value), request, c, target)
+            submit(.setValue(view: view, value), request, c, target)
         case .setOn(let view, let on):
-            run(.setOn(view: view, on), request, c, target)
+            submit(.setOn(view: view, on), request, c, target)
         case .setLabel(let view, let label):
-            if run(.setLabel(view: view, label), request, c, target),
-               let state = ControlEvents.stateLine(view, scene: target.scene, time: now, source: .socket, origin: origin) {
-                // A label is no control event: its state line is said here.
-                for other in clients where other.subscriptions.contains(.state) { other.send(state) }
-            }
+            submit(.setLabel(view: view, label), request, c, target)
+            if c.held { c.waitingLabel = view }
         case .tap(let p):
-            run(.tap(p), request, c, target)
+            submit(.tap(p), request, c, target)
         case .swipe(let a, let b, let seconds):
-            run(.swipe(from: a, to: b, seconds: seconds), request, c, target)
+            submit(.swipe(from: a, to: b, seconds: seconds), request, c, target)
         }
     }
 
-    @discardableResult
-    private func run(_ command: RemoteCommand, _ request: ControlRequest, _ c: ControlClient, _ target: CommandTarget) -> Bool {
-        switch target.apply(command, source: .socket) {
-        case .success:
-            c.send(ControlReply.ok(request.id))
-            return true
-        case .failure(let e):
-            c.send(ControlReply.error(request.id, e.message))
-            return false
+    /// Queues the command with the loop; the client's next lines wait for its reply (`completed`).
+    private func submit(_ command: RemoteCommand, _ request: ControlRequest, _ c: ControlClient, _ target: CommandTarget) {
+        guard target.submit(command, source: .socket, requester: self, ticket: c.number) else {
+            c.send(ControlReply.error(request.id, "kiosk is busy: too many commands are waiting; try again"))
+            return
         }
+        c.held = true
+        c.waitingID = request.id
+    }
+
+    /// The loop applied a client's command: its reply, then the client's lines that waited.
+    public func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant) {
+        guard let c = clients.first(where: { $0.number == ticket }), c.held else { return }
+        let id = c.waitingID, label = c.waitingLabel
+        c.held = false
+        c.waitingID = nil
+        c.waitingLabel = nil
+        switch result {
+        case .success:
+            c.send(ControlReply.ok(id))
+            if let view = label, let state = ControlEvents.stateLine(view, scene: target.scene, time: now, source: .socket, origin: origin) {
+                // A label is no control event: its state line is said here.
+                for other in clients where other.subscriptions.contains(.state) { other.send(state) }
+            }
+        case .failure(let e):
+            c.send(ControlReply.error(id, e.message))
+        }
+        c.drain(limit: ControlRequest.maximumLineBytes, line: { handle($0, from: c, target: target, now: now) },
+                tooLong: { c.send(ControlReply.error(nil, "request longer than \(ControlRequest.maximumLineBytes) bytes")) })
+        if c.hasOutput, !c.overflowed { c.flush() }
     }
 
     // MARK: Clients

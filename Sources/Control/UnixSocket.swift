@@ -31,7 +31,7 @@ enum UnixSocket {
     /// `systemCall` on the socket at `path`; a failure becomes a `SocketError` naming `call`.
     @discardableResult
     static func syscall(_ call: String, _ path: String, _ body: () -> Int32) throws(SocketError) -> Int32 {
-        do {
+        do throws(SystemCallError) {
             return try systemCall(call, on: path, .minusOneAndErrno, body)
         } catch {
             throw SocketError(error)

@@ -102,7 +102,7 @@ public struct Backlight: Sendable, Equatable {
     /// cannot be renamed over).
     static func write(_ text: String, to path: String) throws(BacklightError) {
         let file: FileDescriptor
-        do {
+        do throws(SystemCallError) {
             file = try FileDescriptor.open(path, O_WRONLY | O_CLOEXEC)
         } catch {
             throw BacklightError(path: path, "cannot open for writing: \(error.errno.reason)")

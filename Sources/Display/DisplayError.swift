@@ -67,7 +67,7 @@ public struct DisplayError: Error, CustomStringConvertible {
 @discardableResult
 func drmCall(_ card: String?, _ call: String, on subject: @autoclosure () -> String? = nil,
              _ body: () -> Int32) throws(DisplayError) -> Int32 {
-    do {
+    do throws(SystemCallError) {
         return try systemCall(call, on: subject(), .negativeErrno, body)
     } catch {
         throw DisplayError(card: card, error)

@@ -17,7 +17,7 @@ public enum TextFile {
     /// ("the trace", "the config file").
     public static func read(_ path: String, what: String, limit: Int) throws(FileError) -> [UInt8] {
         let file: FileDescriptor
-        do {
+        do throws(SystemCallError) {
             file = try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC)
         } catch {
             throw FileError(path: path, "cannot read \(what): \(error.errno.reason)")
@@ -174,7 +174,7 @@ public enum TextFile {
 
     private static func writeInPlace(_ text: String, to path: String, what: String) throws(FileError) {
         let file: FileDescriptor
-        do {
+        do throws(SystemCallError) {
             file = try FileDescriptor.open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         } catch {
             throw FileError(path: path, "cannot write \(what): \(error.errno.reason)")

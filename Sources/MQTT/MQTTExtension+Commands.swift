@@ -15,7 +15,7 @@ extension MQTTExtension {
     func received(_ topic: String, _ payload: UnsafeRawBufferPointer) {
         if topic == topics.homeAssistantStatus {
             // Home Assistant started (again): it forgets entities whose config it did not see.
-            if payload.elementsEqual("online".utf8) { discoveryWanted = settings.discovery }
+            perform(machine.homeAssistantStatus(online: payload.elementsEqual("online".utf8)), now: lastNow)
             return
         }
         guard commands.count < Self.maximumCommands else {
@@ -44,10 +44,22 @@ extension MQTTExtension {
             case .success(.on(let on)): command = .setOn(view: c.name, on)
             case .success(.press): command = .press(view: c.name)
             }
-            switch target.apply(command, source: .mqtt) {
-            case .success: counters.commandsApplied += 1
-            case .failure(let error): refuse(topic, error.message)
+            nextTicket &+= 1
+            guard target.submit(command, source: .mqtt, requester: self, ticket: nextTicket) else {
+                counters.commandsDropped += 1
+                continue
             }
+            waitingTopics.append((nextTicket, topic))
+        }
+    }
+
+    /// The loop applied a command from the broker (after every extension was served).
+    public func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant) {
+        guard let i = waitingTopics.firstIndex(where: { $0.ticket == ticket }) else { return }
+        let topic = waitingTopics.remove(at: i).topic
+        switch result {
+        case .success: counters.commandsApplied += 1
+        case .failure(let error): refuse(topic, error.message)
         }
     }
 
@@ -60,9 +72,10 @@ extension MQTTExtension {
 extension MQTTExtension {
     /// `kiosk run` with `[mqtt]`: the client set up and served by `loop`; a client that cannot be
     /// made (libmosquitto refused a setting) is logged, and the kiosk runs without MQTT.
-    public static func install(_ settings: MQTTSettings, in loop: KioskLoop, logger: Logger) {
+    /// `memory` holds what earlier runs announced (see `AnnouncementMemory`).
+    public static func install(_ settings: MQTTSettings, in loop: KioskLoop, memory: AnnouncementMemory, logger: Logger) {
         do {
-            loop.install(try MQTTExtension(settings: settings, logger: logger, now: loop.clock.now))
+            loop.install(try MQTTExtension(settings: settings, memory: memory, logger: logger, now: loop.clock.now))
         } catch {
             logger.error("mqtt: cannot set up the client; running without MQTT", metadata: ["mqtt.error": "\(error)"])
         }

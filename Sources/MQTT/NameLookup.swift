@@ -1,4 +1,5 @@
 import CNameLookup
+import MQTTProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,10 +9,7 @@ import Glibc
 /// (CNameLookup), and the loop asks whether it has finished. glibc answers that request on a
 /// helper thread of its own; kiosk starts none.
 final class NameLookup {
-    enum Outcome: Equatable {
-        case address(String)
-        case failed(String)
-    }
+    typealias Outcome = MQTTConnection.Lookup
 
     private var lookup: OpaquePointer?
     private let host: String

@@ -1,5 +1,6 @@
 import ArgumentParser
 import KioskConfig
+import KioskVersion
 import Runtime
 
 @main
@@ -7,6 +8,7 @@ struct Kiosk: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
         abstract: "A touch kiosk for a Raspberry Pi: evdev touches, UIKit gesture semantics, drawn straight to DRM.",
+        version: KioskVersion.current,
         subcommands: [RunCommand.self, CheckConfigCommand.self, ReplayCommand.self, DevicesCommand.self, RecordCommand.self,
                       TouchesCommand.self, ShowCommand.self, ControlCommand.self, CalibrateCommand.self]
     )

@@ -3,6 +3,7 @@ import Control
 import Foundation
 import KioskConfig
 import KioskLog
+import KioskVersion
 import MQTT
 import Runtime
 
@@ -57,7 +58,7 @@ struct RunCommand: ParsableCommand {
         do {
             loop = try KioskLoop(options: options, logger: logging.logger, logPump: logging.pump)
         } catch {
-            logging.logger.critical("kiosk cannot start: \(error)")
+            logging.logger.critical("kiosk cannot start: \(error)", metadata: ["kiosk.version": "\(KioskVersion.current)"])
             logging.pump.drain(seconds: Self.exitDrainSeconds)
             switch error {
             case .config: throw ExitCode(2)
@@ -67,7 +68,10 @@ struct RunCommand: ParsableCommand {
         loop.onLogLevel = { logging.setLevel($0) }
         ControlSocket.install(on: loop, logger: logging.logger)
         HookRunner.install(on: loop, logger: logging.logger)
-        if let mqtt = loop.configuration.mqtt { MQTTExtension.install(mqtt, in: loop, logger: logging.logger) }
+        if let mqtt = loop.configuration.mqtt {
+            let memory = AnnouncementFile.inStateDirectory(environment: options.environment, logger: logging.logger)
+            MQTTExtension.install(mqtt, in: loop, memory: memory, logger: logging.logger)
+        }
         do {
             _ = try loop.run()
         } catch {

@@ -86,7 +86,7 @@ struct SourceTree {
     init(root: URL) {
         self.root = root
         var paths: [String] = []
-        for top in ["Sources", "Tests", "Benchmarks", "Fuzz", "deploy", ".ci"] {
+        for top in ["Sources", "Tests", "Benchmarks", "Fuzz", "deploy", ".ci", "Tools", "Plugins"] {
             let base = root.appendingPathComponent(top)
             guard let walker = FileManager.default.enumerator(atPath: base.path) else { continue }
             while let path = walker.nextObject() as? String {

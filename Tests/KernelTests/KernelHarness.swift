@@ -49,13 +49,14 @@ enum KernelHarness {
     }
 
     /// A release build of `kiosk`, as a kiosk runs it, for what only an optimised build shows (a
-    /// debug build allocates where the optimiser would not). Built once per test process, in a
+    /// debug build allocates where the optimiser would not), with the Swift runtime linked in as the
+    /// Debian package ships it (deploy/make-deb.sh). Built once per test process, in a
     /// folder of its own (`.build-release`) so it never waits on the debug build's lock; `.ci/run`
     /// builds it before the tests, so here it is only checked.
     static let releaseKioskBinary: Result<String, any Error> = Result(catching: {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["swift", "build", "-c", "release", "--product", "kiosk", "--scratch-path", ".build-release"]
+        p.arguments = ["swift", "build", "-c", "release", "--product", "kiosk", "--static-swift-stdlib", "--scratch-path", ".build-release"]
         p.currentDirectoryURL = root
         let out = Pipe()
         p.standardOutput = out
@@ -63,7 +64,7 @@ enum KernelHarness {
         try p.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "swift build -c release --product kiosk failed:\n\(text)")
+        try #require(p.terminationStatus == 0, "swift build -c release --product kiosk --static-swift-stdlib failed:\n\(text)")
         return root.appendingPathComponent(".build-release/release/kiosk").path
     })
 

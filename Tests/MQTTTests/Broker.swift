@@ -11,11 +11,13 @@ final class LineProcess: Sendable {
     private let collected = Collected()
     private let arrived = DispatchSemaphore(value: 0)
 
-    init(_ executable: String, _ arguments: [String], directory: URL? = nil) throws {
+    /// `environment` is added to the test's own.
+    init(_ executable: String, _ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -173,6 +175,23 @@ final class Broker {
         let pub = try LineProcess("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-m", message]
             + (retain ? ["-r"] : []) + login(credentials))
         pub.waitUntilExit()
+    }
+
+    /// The retained messages on the broker under `topics` now, as `topic: payload`: what a new
+    /// subscriber (Home Assistant starting) is given. mosquitto_sub with `--retained-only` for
+    /// `seconds` (its own `-W` relies on SIGALRM, which the test runner may have blocked), then killed.
+    func retained(_ topics: [String], seconds: Double = 0.7) throws -> [String: String] {
+        let sub = try LineProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-v", "--retained-only",
+                                                            "-i", "test-retained-\(UUID().uuidString.prefix(6))"]
+            + topics.flatMap { ["-t", $0] } + login(credentials))
+        sub.wait(seconds: seconds) { _ in false }
+        sub.stop(SIGKILL)
+        var out: [String: String] = [:]
+        for line in sub.lines {
+            let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+            out[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return out
     }
 
     private func login(_ c: (user: String, password: String)?) -> [String] {

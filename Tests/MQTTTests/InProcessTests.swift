@@ -48,6 +48,7 @@ struct InProcessTests {
             _ = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), wait) }
             let start = MonotonicClock.now
             fds.withUnsafeBufferPointer { mqtt.service($0, now: start, target: loop) }
+            loop.applySubmittedCommands(at: start)
             slowestService = max(slowestService, MonotonicClock.now.seconds(since: start) * 1000)
             loop.tick(at: MonotonicClock.now)
         }

@@ -126,7 +126,7 @@ final class ControlSocketTests {
         #expect(st.st_mode & S_IFMT == S_IFSOCK)
         #expect(st.st_mode & 0o777 == 0o660)
         #expect(st.st_gid == getegid())
-        socket.shutdown(now: run.clock.now)
+        socket.stop(now: run.clock.now)
         #expect(access(path, F_OK) != 0, "the file is removed at exit")
     }
 
@@ -237,12 +237,59 @@ final class ControlSocketTests {
         #expect(json(ask(c, #"{"command": "get_state"}"#))["ok"] as? Bool == true)
     }
 
+    /// Commands are queued with the loop and applied after the socket was served; the lines
+    /// behind one wait for its reply, so replies keep the requests' order and a `get_state`
+    /// written after a `set` in the same write sees it. A client that closes its side at once
+    /// (socat at the end of its input) still gets every reply.
+    @Test func requestsInOneWriteAreAnsweredInOrderAfterEachCommandIsApplied() throws {
+        let c = try SocketClient(path: path)
+        c.send(#"{"id": 1, "command": "set", "view": "slider", "value": 0.125}"# + "\n"
+            + #"{"id": 2, "command": "get_state"}"# + "\n"
+            + #"{"id": 3, "command": "set", "view": "slider", "value": 2}"# + "\n"
+            + #"{"id": 4, "command": "set", "view": "switch", "on": true}"# + "\n"
+            + #"{"id": 5, "command": "get_state"}"#)
+        shutdown(c.fd, Int32(SHUT_WR))
+        let replies = lines(c, count: 5).map(json)
+        #expect(replies.map { $0["id"] as? Int } == [1, 2, 3, 4, 5])
+        #expect(replies.map { $0["ok"] as? Bool } == [true, true, false, true, true])
+        func state(_ reply: [String: Any], _ name: String) -> [String: Any]? {
+            ((reply["state"] as? [String: Any])?["views"] as? [[String: Any]])?.first { $0["name"] as? String == name }
+        }
+        #expect(state(replies[1], "slider")?["value"] as? Double == 0.125, "the state after the set before it")
+        #expect(state(replies[1], "switch")?["on"] as? Bool == false, "not yet the set after it")
+        #expect(state(replies[4], "switch")?["on"] as? Bool == true)
+        pump()
+        _ = c.lines()
+        #expect(c.closed, "answered to the end, then closed")
+    }
+
+    /// A reload takes `[control]`'s limits at once: a lower `max_clients` refuses the next client.
+    @Test func aReloadTakesTheSocketsLimits() throws {
+        let a = try SocketClient(path: path)
+        #expect(json(ask(a, #"{"id": 1, "command": "get_state"}"#))["ok"] as? Bool == true)
+        let config = run.loop.options.configPath
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        try (text + "\n[control]\nsocket = \"\(path)\"\nmax_clients = 1\nclient_queue = 32\n").write(toFile: config, atomically: true, encoding: .utf8)
+        run.loop.reload(at: run.clock.now)
+        #expect(socket.settings.maximumClients == 1 && socket.settings.clientQueueLines == 32)
+        let b = try SocketClient(path: path)
+        #expect(lines(b).first?.contains("too many clients") == true)
+        #expect(!run.handler.entries.contains { $0.message.description.contains("until the next start") }, "the same socket: nothing waits for a restart")
+        try (text + "\n[control]\nsocket = \"\(path).new\"\n").write(toFile: config, atomically: true, encoding: .utf8)
+        run.loop.reload(at: run.clock.now)
+        #expect(run.handler.entries.contains { $0.message.description.hasSuffix("until the next start: control.socket") }, "another path waits for a restart")
+        #expect(socket.settings.maximumClients == 16, "the default again")
+        _ = a
+    }
+
     @Test func manyClientsAtOnceEachGetTheirOwnRepliesAndAllTheEvents() throws {
         let clients = try (0..<8).map { _ in try SocketClient(path: path) }
         for (i, c) in clients.enumerated() { c.send(#"{"id": \#(i), "command": "subscribe", "events": ["state"]}"# + "\n") }
         for (i, c) in clients.enumerated() { #expect(json(lines(c).first ?? "")["id"] as? Int == i) }
         #expect(socket.clientCount == 8)
         _ = run.loop.apply(.setValue(view: "slider", 0.75), source: .mqtt)
+        // Published at the end of the wake-up that made the change.
+        run.loop.tick(at: run.clock.now)
         for c in clients {
             let l = lines(c).first ?? ""
             #expect(json(l)["value"] as? Double == 0.75 && json(l)["source"] as? String == "mqtt", "\(l)")
@@ -273,6 +320,7 @@ final class ControlSocketTests {
         let sets = 3000
         for i in 0..<sets {
             _ = slowSocket.run.loop.apply(.setValue(view: "slider", i % 2 == 0 ? 0.1 : 0.2), source: .socket)
+            slowSocket.run.loop.tick(at: slowSocket.run.clock.now)
             if i % 10 == 9 { received += fast.lines().count }
         }
         for _ in 0..<5 { slowSocket.pump(); received += fast.lines().count }
@@ -291,7 +339,7 @@ final class ControlSocketTests {
         var settings = ControlSettings()
         settings.socket = path
         #expect(throws: SocketError.self) { _ = try ControlSocket(settings: settings, logger: Logger(label: "x"), now: .zero) }
-        socket.shutdown(now: run.clock.now)
+        socket.stop(now: run.clock.now)
         // A socket file with no one listening, as a SIGKILL leaves it.
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var a = sockaddr_un()

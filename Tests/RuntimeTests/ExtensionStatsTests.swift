@@ -26,7 +26,7 @@ final class SlowExtension: LoopExtension {
     }
     var nextDeadline: Instant? { nil }
     func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant) {}
-    func shutdown(now: Instant) {}
+    func stop(now: Instant) {}
     var statsFields: [(String, String)] { [("slow.served", "\(served)")] }
 }
 

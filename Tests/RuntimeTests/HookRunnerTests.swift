@@ -269,6 +269,7 @@ struct HooksInTheLoopTests {
         run.loop.tick(at: run.clock.now)
         let pressed = run.clock.now
         try run.loop.apply(.press(view: "button"), source: .mqtt).get()
+        run.loop.tick(at: run.clock.now)
         #expect(runner.runningCount == 1)
         let wake = try #require(run.loop.nextWake(after: pressed))
         #expect(wake <= pressed.adding(seconds: 30))

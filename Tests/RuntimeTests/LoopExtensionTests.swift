@@ -16,18 +16,42 @@ final class RecordingExtension: LoopExtension {
     var deadline: Instant?
     var shutdowns = 0
     var onService: ((CommandTarget) -> Void)?
+    /// `publish` calls, and those that came while `service` was running (re-entered: never allowed).
+    var publishCalls = 0
+    var publishedWhileServing = 0
+    private var serving = false
+    var starts: [String] = []
+    var reconfigured: [(old: Int, new: Int)] = []
+    var restartKeys: [String] = []
+    var outcomes: [String] = []
 
+    func start(configuration: KioskConfiguration, scene: KioskScene, now: Instant) { starts.append(configuration.file) }
     func appendPollDescriptors(to fds: inout [pollfd]) {}
     func service(_ ready: UnsafeBufferPointer<pollfd>, now: Instant, target: CommandTarget) {
+        serving = true
+        defer { serving = false }
         serviced.append(now)
         onService?(target)
         onService = nil
     }
     var nextDeadline: Instant? { deadline }
+    func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant) {
+        #expect(!serving)
+        switch result {
+        case .success: outcomes.append("\(ticket) ok")
+        case .failure(let e): outcomes.append("\(ticket) \(e.message)")
+        }
+    }
     func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant) {
+        publishCalls += 1
+        if serving { publishedWhileServing += 1 }
         for e in events { published.append((e, source)) }
     }
-    func shutdown(now: Instant) { shutdowns += 1 }
+    func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] {
+        reconfigured.append((old.scene.views.count, new.scene.views.count))
+        return restartKeys
+    }
+    func stop(now: Instant) { shutdowns += 1 }
 
     /// The control events' names for `view`, with their sources.
     func controlEvents(_ view: String) -> [String] {
@@ -73,8 +97,9 @@ final class LoopExtensionTests {
         let flips = run.loop.output!.flipCount
         #expect(throws: Never.self) { try run.loop.apply(.setValue(view: "slider", 0.25), source: .socket).get() }
         #expect(view("slider").value == 0.25)
-        #expect(recorder.controlEvents("slider") == ["valueChanged socket"])
+        #expect(recorder.controlEvents("slider").isEmpty, "published at the end of the wake-up, not inside apply")
         wake()
+        #expect(recorder.controlEvents("slider") == ["valueChanged socket"])
         #expect(run.loop.output!.flipCount == flips + 1, "the change is drawn")
         #expect(recorder.controlEvents("slider") == ["valueChanged socket"], "published once")
     }
@@ -98,6 +123,7 @@ final class LoopExtensionTests {
 
     @Test func aSwitchSetOnSlidesItsKnobAndALabelIsDrawn() throws {
         try run.loop.apply(.setOn(view: "switch", true), source: .mqtt).get()
+        run.loop.tick(at: run.clock.now)
         #expect(view("switch").isOn)
         #expect(recorder.controlEvents("switch") == ["valueChanged mqtt"])
         #expect(run.loop.scene.isAnimating, "the knob slides as after a tap")
@@ -113,6 +139,7 @@ final class LoopExtensionTests {
     @Test func aPressFiresTheButtonAsATapWould() throws {
         try run.loop.apply(.press(view: "button"), source: .mqtt).get()
         try run.loop.apply(.press(view: "button"), source: .mqtt).get()
+        run.loop.tick(at: run.clock.now)
         #expect(view("button").taps == 2)
         #expect(recorder.controlEvents("button") == ["touchUpInside mqtt", "primaryActionTriggered mqtt",
                                                       "touchUpInside mqtt", "primaryActionTriggered mqtt"])
@@ -140,6 +167,47 @@ final class LoopExtensionTests {
         #expect(run.clock.now.seconds(since: start) >= 0.5)
         #expect(recorder.controlEvents("slider").allSatisfy { $0.hasSuffix(" socket") })
         #expect(recorder.controlEvents("slider").last == "touchUpInside socket")
+    }
+
+    /// Changes made while an extension is served (the socket's, MQTT's) are published after every
+    /// change of that wake-up, once, each with its source: never while the extension is served.
+    @Test func changesFromServiceArePublishedOnceAfterTheWakeUpNeverInsideIt() throws {
+        let other = RecordingExtension()
+        run.loop.install(other)
+        recorder.onService = { [recorder] target in
+            _ = target.submit(.setValue(view: "slider", 0.25), source: .socket, requester: recorder, ticket: 1)
+            _ = target.submit(.press(view: "button"), source: .mqtt, requester: recorder, ticket: 2)
+            _ = target.submit(.setValue(view: "slider", 7), source: .socket, requester: recorder, ticket: 3)
+            _ = target.submit(.setValue(view: "slider", 0.75), source: .socket, requester: recorder, ticket: 4)
+            #expect(target.scene.views[target.scene.viewID(named: "slider")!.rawValue].value != 0.25, "queued, not applied inside service")
+        }
+        let callsBefore = recorder.publishCalls
+        let eventsBefore = recorder.published.count
+        wake()
+        for e in [recorder, other] {
+            #expect(e.publishedWhileServing == 0, "publish re-entered an extension while it was served")
+            #expect(e.controlEvents("slider") == ["valueChanged socket", "valueChanged socket"])
+            #expect(e.controlEvents("button") == ["touchUpInside mqtt", "primaryActionTriggered mqtt"])
+        }
+        #expect(recorder.publishCalls - callsBefore == 3, "one call per run of one source: socket, mqtt, socket")
+        #expect(recorder.outcomes == ["1 ok", "2 ok", "3 value 7.0 is out of range for slider 'slider'; expected a number from 0 to 1", "4 ok"],
+                "each outcome told to the one who asked, in order, after the wake-up's services")
+        wake()
+        #expect(recorder.published.count - eventsBefore == 4, "nothing published twice")
+    }
+
+    /// A reload reaches each extension through `reconfigure` with the old and the new config, and
+    /// the keys it cannot take are named in the log line, each one.
+    @Test func aReloadReconfiguresEveryExtensionAndNamesEachRestartKey() throws {
+        #expect(recorder.starts == [run.loop.options.configPath], "started once, when installed")
+        recorder.restartKeys = ["mqtt.broker"]
+        let path = run.loop.options.configPath
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try (text + "\n[display]\nrotation = 180\n[control]\nsocket = \"none\"\n").write(toFile: path, atomically: true, encoding: .utf8)
+        run.loop.reload(at: run.clock.now)
+        #expect(recorder.reconfigured.count == 1)
+        let line = try #require(run.handler.entries.first { $0.message.description.contains("until the next start") })
+        #expect(line.message.description.hasSuffix(": display.rotation, control.socket, mqtt.broker"), "\(line.message)")
     }
 
     @Test func aFingersChangeIsPublishedAsTouch() {

@@ -4,10 +4,12 @@
 # as an integrator installs it: kiosk.service starts at boot as the `kiosk` user in its sandbox.
 # Once the boot is finished, SCRIPT runs as root (a unit of its own) and the VM powers off.
 #
-#   Tests/vm/service-in-vm.sh [--config FILE] KIOSK SCRIPT [FILE...]
+#   Tests/vm/service-in-vm.sh [--config FILE] [--no-install] KIOSK SCRIPT [FILE...]
 #
 #   KIOSK          the kiosk executable to install (its Swift runtime libraries go to /usr/local/lib)
 #   --config FILE  installed as /etc/kiosk/kiosk.conf before install.sh, which keeps it
+#   --no-install   install.sh is not run: the VM boots without kiosk (SCRIPT installs it, e.g. from
+#                  a .deb); KIOSK still decides the libraries in the root
 #   FILEs          copied to /payload, SCRIPT's working directory
 #
 # SCRIPT runs with Tests/vm/helpers.sh sourced, its output on the console (ttyS0), which this
@@ -29,12 +31,16 @@ set -euo pipefail
 umask 022
 
 config=
-if [ "${1:-}" = --config ]; then
-    config=$(readlink -f "$2")
-    shift 2
-fi
-kiosk=$(readlink -f "${1:?usage: service-in-vm.sh [--config FILE] KIOSK SCRIPT [FILE...]}")
-script=$(readlink -f "${2:?usage: service-in-vm.sh [--config FILE] KIOSK SCRIPT [FILE...]}")
+install=yes
+while true; do
+    case ${1:-} in
+        --config) config=$(readlink -f "$2"); shift 2 ;;
+        --no-install) install=no; shift ;;
+        *) break ;;
+    esac
+done
+kiosk=$(readlink -f "${1:?usage: service-in-vm.sh [--config FILE] [--no-install] KIOSK SCRIPT [FILE...]}")
+script=$(readlink -f "${2:?usage: service-in-vm.sh [--config FILE] [--no-install] KIOSK SCRIPT [FILE...]}")
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
@@ -124,8 +130,14 @@ layer=$run/layer
 mkdir -p "$layer/payload" "$layer/usr/local/lib/kiosk-vm" "$layer/usr/local/bin" "$layer/etc/systemd/system/multi-user.target.wants"
 chmod 755 "$run" "$layer"   # the archive's "." becomes the root's mode
 if [ -n "$config" ]; then install -D -m 0644 "$config" "$layer/etc/kiosk/kiosk.conf"; fi
-"$top/deploy/install.sh" --root "$layer" --binary "$kiosk" > "$run/install.log" 2>&1 \
-    || { cat "$run/install.log" >&2; log "install.sh failed"; exit 1; }
+if [ "$install" = yes ]; then
+    "$top/deploy/install.sh" --root "$layer" --binary "$kiosk" > "$run/install.log" 2>&1 \
+        || { cat "$run/install.log" >&2; log "install.sh failed"; exit 1; }
+else
+    # install.sh masks the console's getty; without it the getty's vhangup() would cut the
+    # script's output on ttyS0.
+    ln -s /dev/null "$layer/etc/systemd/system/serial-getty@ttyS0.service"
+fi
 for file in "$@"; do cp "$file" "$layer/payload/"; done
 cp "$script" "$layer/payload/script.sh"
 install -m 0644 "$here/helpers.sh" "$layer/usr/local/lib/kiosk-vm/helpers.sh"

@@ -90,6 +90,12 @@ public final class HookRunner: LoopExtension {
         }
     }
 
+    /// A reload: `[[hook]]` and `[hooks]` are all taken at once (nothing needs a restart).
+    public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] {
+        reconfigure(new.hooks)
+        return []
+    }
+
     /// Installs a runner for the loop's config (`[[hook]]`, `[hooks]`) on `loop`, even with no
     /// hooks yet: a reload may add them. `KIOSK_TIME` counts from now on the loop's clock.
     public static func install(on loop: KioskLoop, logger: Logger) {
@@ -147,7 +153,7 @@ public final class HookRunner: LoopExtension {
     }
 
     /// TERM to every hook still running; those that outlive the kiosk are the service manager's to end.
-    public func shutdown(now: Instant) {
+    public func stop(now: Instant) {
         for r in running where !r.killed { kill(-r.process.pid, SIGTERM) }
         for i in running.indices.reversed() {
             var status: Int32 = 0

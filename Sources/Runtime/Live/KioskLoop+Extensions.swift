@@ -11,6 +11,34 @@ import Glibc
 struct LoopExtensions {
     var installed: [LoopExtension] = []
     var touches = SyntheticTouches()
+    /// Where each source's events end in the scene's events, in order: `(end, source)` runs
+    /// closed as changes are made; events past the last run are a finger's (`.touch`). Kept
+    /// until the wake-up's end, when they are published; its capacity is kept too.
+    var sourceRuns: [(end: Int, source: ChangeSource)] = []
+    /// Commands submitted by the extensions, applied after every one was served.
+    var commands = RingQueue<QueuedCommand>(capacity: Self.commandCapacity)
+    /// Each socket client has one command waiting at most, MQTT `maximumCommands`.
+    static let commandCapacity = 512
+
+    struct QueuedCommand {
+        var command: RemoteCommand
+        var source: ChangeSource
+        var requester: LoopExtension
+        var ticket: Int
+    }
+
+    init() { sourceRuns.reserveCapacity(64) }
+
+    /// The scene's events up to `count` came from `source` (those not yet in a run).
+    mutating func mark(_ count: Int, _ source: ChangeSource) {
+        let last = sourceRuns.last?.end ?? 0
+        guard count > last else { return }
+        if let l = sourceRuns.last, l.source == source {
+            sourceRuns[sourceRuns.count - 1].end = count
+        } else {
+            sourceRuns.append((count, source))
+        }
+    }
 }
 
 // The loop's side of LoopExtension.swift: one poll() for them all, their commands applied as a
@@ -24,6 +52,7 @@ extension KioskLoop: CommandTarget {
         extensions.installed.append(e)
         // Extensions hear every control and gesture event, whatever the log level.
         scene.recordsEvents = true
+        e.start(configuration: configuration, scene: scene, now: clock.now)
     }
 
     /// Each extension's descriptors, after the loop's own (poll()'s array, reused every wake-up).
@@ -37,9 +66,26 @@ extension KioskLoop: CommandTarget {
         guard !extensions.installed.isEmpty || !extensions.touches.queue.isEmpty else { return }
         scene.recordsEvents = true
         let now = clock.now
+        // What the panel's frames did so far this wake-up was a finger's.
+        extensions.mark(scene.events.count, .touch)
         playSyntheticTouches(through: now)
         fds.withUnsafeBufferPointer { ready in
             for e in extensions.installed { e.service(ready, now: now, target: self) }
+        }
+        applySubmittedCommands(at: now)
+    }
+
+    public func submit(_ command: RemoteCommand, source: ChangeSource, requester: LoopExtension, ticket: Int) -> Bool {
+        extensions.commands.append(LoopExtensions.QueuedCommand(command: command, source: source, requester: requester, ticket: ticket))
+    }
+
+    /// The commands the extensions submitted, in order, each applied and its outcome told to the
+    /// one who asked (which may submit more: they are applied in this same pass). The loop calls
+    /// it after serving the extensions; a test that serves one by hand calls it after.
+    public func applySubmittedCommands(at now: Instant) {
+        while let c = extensions.commands.popFirst() {
+            let result = apply(c.command, source: c.source)
+            c.requester.completed(ticket: c.ticket, result: result, target: self, now: now)
         }
     }
 
@@ -52,18 +98,29 @@ extension KioskLoop: CommandTarget {
         return wake
     }
 
-    /// Hands the scene's events since the last call to every extension, then to the log (which
-    /// clears them). Called after each change made from outside with its source, and once per
-    /// wake-up after input and timers with `.touch`.
-    func publishSceneEvents(_ source: ChangeSource, at now: Instant) {
-        guard !extensions.installed.isEmpty, !scene.events.isEmpty else { return }
-        for e in extensions.installed { e.publish(scene.events[...], source: source, scene: scene, now: now) }
+    /// Hands the scene's events since the last call to every extension, each run of them with
+    /// the source that caused it (the rest as `.touch`). Called once per wake-up, after input,
+    /// the extensions' commands and the timers: no extension is being served then.
+    func publishSceneEvents(at now: Instant) {
+        guard !extensions.installed.isEmpty, !scene.events.isEmpty else {
+            extensions.sourceRuns.removeAll(keepingCapacity: true)
+            return
+        }
+        extensions.mark(scene.events.count, .touch)
+        var start = 0
+        for run in extensions.sourceRuns {
+            let slice = scene.events[start..<min(run.end, scene.events.count)]
+            start = run.end
+            guard !slice.isEmpty else { continue }
+            for e in extensions.installed { e.publish(slice, source: run.source, scene: scene, now: now) }
+        }
+        extensions.sourceRuns.removeAll(keepingCapacity: true)
     }
 
     /// The loop is ending: every extension's last words.
     func shutdownExtensions() {
         let now = clock.now
-        for e in extensions.installed { e.shutdown(now: now) }
+        for e in extensions.installed { e.stop(now: now) }
         extensions.installed.removeAll()
     }
 
@@ -72,13 +129,18 @@ extension KioskLoop: CommandTarget {
     func playSyntheticTouches(through now: Instant) {
         while let (frame, source) = extensions.touches.nextFrame(dueBy: now) {
             // Through the panel's path: counted, admitted by the blanking policy, timed as recognizers.
+            extensions.mark(scene.events.count, .touch)
             deliver(frame)
-            sceneEventsLeave(source, at: frame.time)
+            extensions.mark(scene.events.count, source)
         }
     }
 
+    /// Applies `command` now (the queue's commands, and tests), or says why not; its events are
+    /// marked with `source` and published at the end of the wake-up.
     public func apply(_ command: RemoteCommand, source: ChangeSource) -> Result<Void, RemoteCommandError> {
         let now = clock.now
+        // Events before this change were someone else's.
+        extensions.mark(scene.events.count, .touch)
         do {
             switch command {
             case .setValue(let view, let value):
@@ -107,9 +169,9 @@ extension KioskLoop: CommandTarget {
         } catch {
             return .failure(RemoteCommandError("\(error)"))
         }
+        extensions.mark(scene.events.count, source)
         // A tap asked for now starts now, not at the next wake-up.
         playSyntheticTouches(through: now)
-        sceneEventsLeave(source, at: now)
         return .success(())
     }
 

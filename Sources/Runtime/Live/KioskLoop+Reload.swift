@@ -5,8 +5,32 @@ import KioskLog
 import Render
 import Scene
 
-// SIGHUP: the config read again and applied, or refused with the old one kept.
+// SIGHUP: the config read again and checked whole; then applied by every part (the scene, input,
+// the loop's settings, each extension's `reconfigure`), or refused with the old one kept.
 extension KioskLoop {
+
+    /// The loop's own keys that differ between `old` and `new` and are taken only at a start, as
+    /// the config names them: the display and log outputs opened once, and the sections whose
+    /// presence decides which extensions `kiosk run` installs.
+    static func restartKeys(old: KioskConfiguration, new: KioskConfiguration) -> [String] {
+        let a = old.runtime, b = new.runtime
+        var keys: [String] = []
+        func check(_ changed: Bool, _ key: String) { if changed { keys.append(key) } }
+        check(a.display.card != b.display.card, "display.card")
+        check(a.display.connector != b.display.connector, "display.connector")
+        check(a.display.mode != b.display.mode, "display.mode")
+        check(a.display.pixelFormat != b.display.pixelFormat, "display.pixel_format")
+        check(a.display.rotation != b.display.rotation, "display.rotation")
+        check(a.log.serial != b.log.serial, "log.serial")
+        check(a.log.baud != b.log.baud, "log.baud")
+        check(a.log.stderr != b.log.stderr, "log.stderr")
+        check(a.log.bufferLines != b.log.bufferLines, "log.buffer_lines")
+        check(a.log.repeatInterval != b.log.repeatInterval, "log.repeat_interval")
+        // The socket turned on or off; a new path for a socket that runs is the socket's to name.
+        check((old.control.socket == nil) != (new.control.socket == nil), "control.socket")
+        check((old.mqtt == nil) != (new.mqtt == nil), "mqtt")
+        return keys
+    }
 
     func reload(at now: Instant) {
         reloadPending = false
@@ -38,13 +62,16 @@ extension KioskLoop {
             log.error("config reload failed: \(options.configPath): panel: \(error); still running generation \(generation)")
             return
         }
+        // Checked whole: from here every part takes the new file.
         let carried = newScene.carryOver(from: scene)
+        extensions.sourceRuns.removeAll(keepingCapacity: true)
         scene = newScene
+        if !extensions.installed.isEmpty { scene.recordsEvents = true }
         pipeline.replaceScene(renderer: newRenderer)
-        let old = configuration.runtime
+        let previous = configuration
+        let old = previous.runtime
         configuration = next
         generation += 1
-        for e in extensions.installed { (e as? HookRunner)?.reconfigure(next.hooks) }
         onLogLevel?(level)
         meter.stats.setBudgets(Self.budgets(settings.loop, refresh: output?.refreshHz ?? 60))
         if blanking.isBlanked { perform(display.wake(), at: now, reason: "by the reload") }
@@ -54,23 +81,15 @@ extension KioskLoop {
             nextStats = settings.log.statsInterval > 0 ? now.adding(seconds: settings.log.statsInterval) : nil
         }
         if settings.input != old.input || resized { openInput() }
-        var restartKeys: [String] = []
-        if settings.display.card != old.display.card { restartKeys.append("card") }
-        if settings.display.connector != old.display.connector { restartKeys.append("connector") }
-        if settings.display.mode != old.display.mode { restartKeys.append("mode") }
-        if settings.display.pixelFormat != old.display.pixelFormat { restartKeys.append("pixel_format") }
-        if settings.display.rotation != old.display.rotation { restartKeys.append("rotation") }
-        if settings.log.serial != old.log.serial { restartKeys.append("log.serial") }
-        if settings.log.baud != old.log.baud { restartKeys.append("log.baud") }
-        if settings.log.stderr != old.log.stderr { restartKeys.append("log.stderr") }
-        if settings.log.bufferLines != old.log.bufferLines { restartKeys.append("log.buffer_lines") }
-        if settings.log.repeatInterval != old.log.repeatInterval { restartKeys.append("log.repeat_interval") }
+        var restartKeys = Self.restartKeys(old: previous, new: next)
+        for e in extensions.installed { restartKeys += e.reconfigure(old: previous, new: next, scene: scene, now: now) }
         log.info("config reloaded", metadata: [
             "config.generation": "\(generation)", "config.file": "\(options.configPath)",
             "scene.carried": "\(carried.joined(separator: ","))",
         ])
         if !restartKeys.isEmpty {
-            log.warning("some changes take effect at the next start", metadata: ["config.restart": "\(restartKeys.joined(separator: ","))"])
+            log.warning("config reloaded; these keys keep their old values until the next start: \(restartKeys.joined(separator: ", "))",
+                        metadata: ["config.restart": "\(restartKeys.joined(separator: ","))"])
         }
     }
 }

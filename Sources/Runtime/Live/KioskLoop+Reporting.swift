@@ -11,13 +11,13 @@ import Glibc
 // What the loop tells the log: scene activity, the stats line, screenshots.
 extension KioskLoop {
 
-    /// Where the scene's events leave the loop, once a wake-up after the timers stage: live, to
-    /// the log at debug, with the gesture decisions. (A `LoopExtension` publishes them here too.)
-    /// A replay keeps them: they are its output.
-    func sceneEventsLeave(_ source: ChangeSource, at now: Instant) {
+    /// Where the scene's events leave the loop, once a wake-up after the timers stage: to every
+    /// `LoopExtension` with their sources (the only place they are published), then to the log
+    /// at debug, with the gesture decisions. A replay keeps them: they are its output.
+    func sceneEventsLeave(at now: Instant) {
         guard !keepsSceneEvents, scene.recordsEvents else { return }
         if !scene.events.isEmpty {
-            publishSceneEvents(source, at: now)
+            publishSceneEvents(at: now)
             // Recorded for the extensions below debug too: no log lines built for nothing then.
             if log.logLevel <= .debug {
                 for line in SceneReport.eventLines(scene.events, origin: .zero) { log.debug("scene \(line)") }

@@ -3,6 +3,7 @@ import Display
 import KioskConfig
 import KioskCore
 import KioskLog
+import KioskVersion
 import TouchInput
 #if canImport(Glibc)
 import Glibc
@@ -52,6 +53,7 @@ extension KioskLoop {
 
     func logStart(_ output: any FrameOutput, rotation turn: DisplayRotation) {
         log.info("kiosk starting", metadata: [
+            "kiosk.version": "\(KioskVersion.current)",
             "config.file": "\(options.configPath)", "config.generation": "\(generation)",
             "display": "\(output.summary)", "display.rotation": "\(turn.degrees)",
             "scene.views": "\(configuration.scene.views.count)", "scene.gestures": "\(configuration.scene.gestures.count)",
@@ -72,7 +74,7 @@ extension KioskLoop {
         for s in [SIGINT, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&mask, s) }
         signal(SIGPIPE, SIG_IGN)
         pthread_sigmask(SIG_BLOCK, &mask, &previousMask)
-        do {
+        do throws(SystemCallError) {
             signals = try systemCall("signalfd", on: "SIGINT SIGTERM SIGHUP SIGUSR1") { signalfd(-1, &mask, kiosk_SFD_CLOEXEC | kiosk_SFD_NONBLOCK) }
             timer = try systemCall("timerfd_create", on: "CLOCK_MONOTONIC") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) }
         } catch {

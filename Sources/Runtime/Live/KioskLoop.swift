@@ -244,7 +244,7 @@ public final class KioskLoop {
         let timersStart = meter.start()
         scene.advance(to: now)
         meter.end(.timers, since: timersStart)
-        sceneEventsLeave(.touch, at: now)
+        sceneEventsLeave(at: now)
         // Never with a finger on the glass: its lift would be taken for a wake and lost.
         if reloadPending, fingers.count == 0 { reload(at: now) }
         if fingers.count == 0, blanking.shouldBlank(at: now) { blank(at: now) }

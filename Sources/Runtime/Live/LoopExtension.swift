@@ -1,3 +1,4 @@
+import KioskConfig
 import KioskCore
 import Scene
 #if canImport(Glibc)
@@ -38,15 +39,23 @@ public struct RemoteCommandError: Error, Sendable, Equatable, CustomStringConver
 public protocol CommandTarget: AnyObject {
     /// The scene as it is now (for `get_state`, and for publishing whole states).
     var scene: KioskScene { get }
-    /// Applies `command` now, or says why not. The events it causes reach every extension's
-    /// `publish` with `source`.
-    func apply(_ command: RemoteCommand, source: ChangeSource) -> Result<Void, RemoteCommandError>
+    /// Queues `command` for the loop, which applies it after every extension was served this
+    /// wake-up, in the order asked, and tells `requester` the outcome (`completed`, with
+    /// `ticket`). Its events are published with `source` once, at the end of the wake-up, after
+    /// all of its changes. False, and nothing queued, when the queue is full.
+    func submit(_ command: RemoteCommand, source: ChangeSource, requester: LoopExtension, ticket: Int) -> Bool
 }
 
 /// Something beyond the touchscreen and the display that the loop serves from its one `poll()`:
 /// the control socket, hooks, MQTT. No threads, no blocking calls; queues are bounded, and what
 /// overflows is dropped and counted.
+///
+/// Its life, all of it called by the loop: `start` once installed, `service` and `publish` every
+/// wake-up (never one inside the other), `reconfigure` after each reload that applied, `stop`
+/// when the loop ends.
 public protocol LoopExtension: AnyObject {
+    /// Installed on a live loop running `configuration`, whose scene is `scene`.
+    func start(configuration: KioskConfiguration, scene: KioskScene, now: Instant)
     /// Appends the descriptors to poll this wake-up, each with the events wanted now.
     func appendPollDescriptors(to fds: inout [pollfd])
     /// After `poll()`: serves the descriptors this extension added (found by fd in `ready`) and
@@ -54,14 +63,26 @@ public protocol LoopExtension: AnyObject {
     func service(_ ready: UnsafeBufferPointer<pollfd>, now: Instant, target: CommandTarget)
     /// The earliest moment it must be woken without a ready descriptor (a timeout, a reconnect).
     var nextDeadline: Instant? { get }
-    /// The scene's events since the last call, in order, with where the change came from.
+    /// A command it submitted was applied (or refused, saying why); called by the loop after
+    /// every extension was served, never inside `service`. It may submit more.
+    func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant)
+    /// The scene's events since the last call, in order, with where the change came from; once
+    /// a wake-up per source run, after every change of that wake-up.
     func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant)
+    /// A reload applied: `new` was checked whole and every part takes it; `scene` is its scene
+    /// (views matched by name carried their state over). Returns the keys of `new` that differ
+    /// from `old` and that this extension can only take at the next start, each as the config
+    /// names it (`mqtt.broker`); it keeps running on their old values.
+    func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String]
     /// The loop is ending (a signal): last words, without blocking for long.
-    func shutdown(now: Instant)
+    func stop(now: Instant)
     /// Its counters for the stats line, as (key, value) pairs: what it served, dropped, failed.
     var statsFields: [(String, String)] { get }
 }
 
 extension LoopExtension {
+    public func start(configuration: KioskConfiguration, scene: KioskScene, now: Instant) {}
+    public func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant) {}
+    public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] { [] }
     public var statsFields: [(String, String)] { [] }
 }

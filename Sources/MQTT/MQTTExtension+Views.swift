@@ -1,0 +1,84 @@
+import KioskCore
+import KioskLog
+import MQTTProtocol
+import Scene
+
+// The controls MQTT announces, matched by name across reloads; the retained messages on the
+// broker kept to exactly what the config announces; each control's state.
+extension MQTTExtension {
+
+    /// The controls among `scene`'s views, by name; one that was in `previous` with the same
+    /// name and kind keeps what was published for it (a rename or a new kind is a new control).
+    static func controls(of scene: KioskScene, keeping previous: [Control]) -> [Control] {
+        scene.views.enumerated().compactMap { i, v in
+            guard !HomeAssistantDiscovery.components(v.kind).isEmpty else { return nil }
+            var c = Control(name: v.name, kind: v.kind, level: KioskTopics.level(v.name), index: i)
+            if let p = previous.first(where: { $0.name == v.name && $0.kind == v.kind }) {
+                c.published = p.published
+                c.publishedFrom = p.publishedFrom
+            }
+            return c
+        }
+    }
+
+    /// A reload's scene: its controls from now on; new ones announced and published, the ones
+    /// gone (or renamed, or of another kind) cleared from the broker.
+    func takeViews(of scene: KioskScene) {
+        controls = Self.controls(of: scene, keeping: controls)
+        retainedOutOfLine = true
+        if settings.discovery, discoveryWanted == .none { discoveryWanted = .missing }
+    }
+
+    /// What the config announces now.
+    var retained: RetainedTopics {
+        RetainedTopics(controls: controls.map { ($0.name, $0.kind) }, discovery: settings.discovery ? discovery : nil, topics: topics)
+    }
+
+    /// Clears what was announced and is no longer (an empty retained message each), sends the
+    /// discovery configs wanted, and remembers the set. Waits while libmosquitto's queue is too
+    /// full to take it all.
+    func bringRetainedInLine() {
+        guard retainedOutOfLine || discoveryWanted != .none else { return }
+        let wanted = retained
+        let orphans = wanted.orphans(of: announced)
+        let configs = wanted.discovery.filter { discoveryWanted == .all || (discoveryWanted == .missing && !announced.contains($0.topic)) }
+        guard queued + orphans.count + configs.count < Self.maximumQueued else { return }
+        // Remembered before it is sent: a power cut in between leaves a topic to clear, never one unknown.
+        let all = wanted.all
+        if !all.isSubset(of: announced) { memory.remember(announced: announced.union(all)) }
+        for topic in orphans { send(topic, "", qos: 1, retain: true) }
+        counters.cleared += orphans.count
+        for m in configs { send(m.topic, m.payload, qos: 1, retain: true) }
+        if !orphans.isEmpty {
+            log.info("mqtt: cleared what the config no longer announces", metadata: ["mqtt.cleared": "\(orphans.joined(separator: ","))"])
+        }
+        announced = all
+        if memory.announcedTopics != all { memory.remember(announced: all) }
+        retainedOutOfLine = false
+        discoveryWanted = .none
+    }
+
+    /// Publishes each control whose state differs from what was last sent.
+    func syncStates(_ scene: KioskScene) {
+        for i in controls.indices {
+            guard queued < Self.maximumQueued else { return }
+            let c = controls[i]
+            guard c.index < scene.views.count, scene.views[c.index].name == c.name else { continue }
+            let v = scene.views[c.index]
+            let source = StateSource(value: v.value, isOn: v.isOn, taps: v.taps, label: v.label)
+            if c.published != nil, c.publishedFrom == source { continue }
+            let state: String
+            switch c.kind {
+            case .slider: state = ControlPayload.percentState(v.value)
+            case .toggle: state = ControlPayload.switchState(v.isOn)
+            case .button: state = ControlPayload.buttonState(taps: v.taps, label: v.label)
+            case .canvas, .square: continue
+            }
+            controls[i].publishedFrom = source
+            guard state != c.published else { continue }
+            controls[i].published = state
+            send(topics.state(c.name), state, retain: true)
+            guard isConnected else { return }
+        }
+    }
+}

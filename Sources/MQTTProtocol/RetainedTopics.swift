@@ -1,0 +1,45 @@
+import Scene
+
+/// What kiosk remembers across restarts of the retained topics it announced on the broker, so
+/// that a later run clears the ones its config no longer announces (a view removed, another
+/// topic prefix, `discovery = false`). The state store implements it in `kiosk run`; tests use
+/// a file of their own (`AnnouncementFile`) or memory (`AnnouncementsInMemory`).
+public protocol AnnouncementMemory: AnyObject {
+    /// The retained topics announced by the last run that said so (empty when none did).
+    var announcedTopics: Set<String> { get }
+    /// Remembers `announced` as what is on the broker now (durably: it must survive a power cut).
+    func remember(announced: Set<String>)
+}
+
+/// Memory that lasts as long as the process: for a kiosk with no state directory, and tests.
+public final class AnnouncementsInMemory: AnnouncementMemory {
+    public private(set) var announcedTopics: Set<String>
+    /// How many times `remember` was called.
+    public private(set) var writes = 0
+    public init(_ topics: Set<String> = []) { announcedTopics = topics }
+    public func remember(announced: Set<String>) {
+        announcedTopics = announced
+        writes += 1
+    }
+}
+
+/// The retained messages a config announces: availability, each control's state topic, and
+/// (with discovery) each entity's discovery config. A control is a view by name and kind.
+public struct RetainedTopics: Equatable, Sendable {
+    public var availability: String
+    public var states: [String]
+    /// Discovery configs, topic and payload, in the views' order.
+    public var discovery: [HomeAssistantDiscovery.Message]
+
+    public init(controls: [(name: String, kind: ViewKind)], discovery: HomeAssistantDiscovery?, topics: KioskTopics) {
+        availability = topics.availability
+        states = controls.map { topics.state($0.name) }
+        self.discovery = discovery?.messages(controls) ?? []
+    }
+
+    /// Every retained topic, for `AnnouncementMemory`.
+    public var all: Set<String> { Set([availability] + states + discovery.map(\.topic)) }
+
+    /// What was announced before and is not now: each is cleared with an empty retained message.
+    public func orphans(of announced: Set<String>) -> [String] { announced.subtracting(all).sorted() }
+}
