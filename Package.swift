@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Control", targets: ["Control"]),
         .library(name: "MQTTProtocol", targets: ["MQTTProtocol"]),
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
+        .library(name: "KioskState", targets: ["KioskState"]),
         // Test tooling, not the kiosk: a product only so that the benchmarks package can feed synthetic panels.
         .library(name: "KioskTestSupport", targets: ["KioskTestSupport"]),
     ],
@@ -70,9 +71,12 @@ let package = Package(
         .target(name: "Display", dependencies: ["CDRM", "KioskCore"]),
         // The serial console log: kiosk's `Logger` and its handler over non-blocking, bounded sinks (serial line, stderr).
         .target(name: "KioskLog", dependencies: ["KioskCore"]),
+        // The state file: what users and programs set at run time, kept across restarts and power
+        // cuts (its document parsed with Foundation's JSONDecoder, fuzzed alone), and its store.
+        .target(name: "KioskState", dependencies: ["Scene", "KioskCore", "KioskLog"]),
         // The kiosk loop (live and on a virtual clock for replay), its stats, signals and reload.
         .target(name: "Runtime", dependencies: [
-            "Render", "Display", "TouchInput", "Scene", "Gestures", "InputEvents", "KioskConfig", "KioskLog",
+            "Render", "Display", "TouchInput", "Scene", "Gestures", "InputEvents", "KioskConfig", "KioskLog", "KioskState",
             "CLinuxSystem", "KioskCore", "KioskVersion",
             "MultitouchA",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -108,7 +112,7 @@ let package = Package(
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskCore", "KioskTestSupport"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "ControlProtocol", "KioskLog", "KioskConfig", "Scene", "Gestures", "KioskCore",
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "ControlProtocol", "KioskLog", "KioskConfig", "KioskState", "Scene", "Gestures", "KioskCore",
                                                         "InputEvents", "Render", "Display", "KioskTestSupport"]),
         // What every test target shares: the touch script and the synthetic touchscreens under it (the
         // events a kernel driver would write), the tests' virtual clock, running the built kiosk, a
@@ -116,8 +120,10 @@ let package = Package(
         .target(name: "KioskTestSupport", dependencies: ["InputEvents", "CLinuxInput", "Gestures", "Scene", "KioskConfig", "KioskLog", "KioskCore"], path: "Tests/Support"),
         // Every test of the built `kiosk` executable as a user or an integrator meets it: run, replay,
         // check-config, show; deploy/; its files, signals and exit statuses.
-        .testTarget(name: "CommandTests", dependencies: ["kiosk", "Render", "Runtime", "KioskConfig", "InputEvents", "KioskCore",
+        .testTarget(name: "CommandTests", dependencies: ["kiosk", "Render", "Runtime", "KioskConfig", "KioskState", "Scene", "InputEvents", "KioskCore",
                                                         "KioskLog", "KioskVersion", "KioskTestSupport"]),
+        // The state file's document, its durable writes and the coalescing store, on real files.
+        .testTarget(name: "KioskStateTests", dependencies: ["KioskState", "KioskConfig", "Scene", "KioskLog", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "KioskConfigTests", dependencies: ["kiosk", "KioskConfig", "Scene", "Gestures", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["KioskTestSupport", "Render", "Runtime", "InputEvents", "Scene", "Gestures",
                                                        "KioskCore", "KioskConfig"],

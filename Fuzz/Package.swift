@@ -53,6 +53,13 @@ let package = Package(
             .product(name: "Scene", package: kiosk),
             .product(name: "Gestures", package: kiosk),
         ]),
+        // The state file: its parser, the round trip of what it writes, restoring into the default scene.
+        .executableTarget(name: "fuzz-state", dependencies: [
+            "FuzzSupport",
+            .product(name: "KioskState", package: kiosk),
+            .product(name: "KioskConfig", package: kiosk),
+            .product(name: "Scene", package: kiosk),
+        ]),
         // Control socket request lines: the parser, and the reply's JSON with the id echoed.
         .executableTarget(name: "fuzz-control", dependencies: [
             "FuzzSupport",

@@ -140,6 +140,37 @@ def scene_seeds():
         + bytes([2]) + far(16, [(1, 3, nan, nan), (2, 3, -inf, 0)]) + bytes([2])
 
 
+def state_seeds():
+    """State files: whole, empty, refused by the config, another version, torn, escaped text."""
+    whole = """{
+  "version": 1,
+  "views": {
+    "button": {"kind": "button", "label": "Open \\"the\\" door", "taps": 3},
+    "canvas": {"kind": "canvas", "theme": "dusk"},
+    "slider": {"kind": "slider", "value": 0.956},
+    "switch": {"kind": "switch", "on": true}
+  },
+  "mqtt": {"announced": [
+    "homeassistant/number/kiosk/slider/config",
+    "kiosk/slider/state"
+  ]}
+}
+"""
+    seeds = {
+        "whole.json": whole,
+        "empty-views.json": '{"version": 1, "views": {}, "mqtt": {"announced": []}}\n',
+        "out-of-range.json": '{"version": 1, "views": {"slider": {"kind": "slider", "value": 1e300}, '
+                             '"lamp": {"kind": "switch", "on": false}}}\n',
+        "wrong-kind.json": '{"version": 1, "views": {"switch": {"kind": "button", "label": "x", "taps": -4}}}\n',
+        "other-version.json": '{"version": 2, "views": {}}\n',
+        "truncated.json": '{"version": 1, "views": {"slider": {"kind": "sli',
+        "unicode.json": '{"version": 1, "views": {"button": {"kind": "button", '
+                        '"label": "\\u00e9\\ud83d\\ude00\\u2028", "taps": 0}}}\n',
+    }
+    for name, text in seeds.items():
+        write("state", name, text)
+
+
 def main():
     traces = {
         "demo": (os.path.join(ROOT, "traces", "demo.evemu"), 0),
@@ -205,6 +236,7 @@ level = "debug"
 """)
     for name, data in scene_seeds():
         write("scene", name, data)
+    state_seeds()
 
 
 main()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds kiosk's libFuzzer targets and runs each for SECONDS (default 15), from the committed seeds
 # in Fuzz/corpus/<target>/ plus what earlier runs found (Fuzz/.build/corpus/<target>/).
-#   Fuzz/run.sh [SECONDS] [TARGET...]      targets: evemu decoder config scene mqtt control (default: all)
+#   Fuzz/run.sh [SECONDS] [TARGET...]      targets: evemu decoder config scene mqtt control state (default: all)
 # Fails (exit 1) when a target crashes, traps, hangs (no answer in 10 s for one input) or takes
 # more than 2 GB; the input that did it is kept in Fuzz/crashes/ (git-ignored). Reproduce one with
 #   Fuzz/.build/release/fuzz-<target> Fuzz/crashes/<file>
@@ -13,7 +13,7 @@ fuzz=$(cd "$(dirname "$0")" && pwd)
 seconds=${1:-15}
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(evemu decoder config scene mqtt control)
+[ ${#targets[@]} -gt 0 ] || targets=(evemu decoder config scene mqtt control state)
 
 # Every Swift module instrumented for coverage and libFuzzer linked in; release, as a kiosk runs.
 mkdir -p "$fuzz/.build"
@@ -29,7 +29,7 @@ mkdir -p "$fuzz/crashes"
 export SWIFT_BACKTRACE=enable=no
 failed=()
 for target in "${targets[@]}"; do
-    [ -x "$bin/fuzz-$target" ] || { echo "fuzz: no target '$target' (evemu decoder config scene mqtt control)" >&2; exit 2; }
+    [ -x "$bin/fuzz-$target" ] || { echo "fuzz: no target '$target' (evemu decoder config scene mqtt control state)" >&2; exit 2; }
     found="$fuzz/.build/corpus/$target"
     mkdir -p "$found"
     dict=()

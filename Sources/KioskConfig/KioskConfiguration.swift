@@ -16,6 +16,8 @@ public struct KioskConfiguration: Sendable {
     public var hooks = HookSettings()
     /// `[mqtt]`; nil: no MQTT.
     public var mqtt: MQTTSettings?
+    /// `[state]`: the state file kept across restarts (StateSection.swift).
+    public var state = StateSettings()
 
     public init(file: String, scene: SceneDescription, runtime: RuntimeSettings = RuntimeSettings()) {
         self.file = file
@@ -25,7 +27,7 @@ public struct KioskConfiguration: Sendable {
 
     /// The sections a config file may have: the scene's, then the runtime's.
     static let topLevelKeys = ["panel", "scene", "view", "gesture"] + RuntimeSection.sections + [ControlSection.name]
-        + HookSection.sections + ["mqtt"]
+        + HookSection.sections + ["mqtt", StateSection.name]
 
     /// The largest config file read: no kiosk's scene comes near it.
     public static let maximumFileSize = 1 << 20
@@ -86,6 +88,7 @@ public struct KioskConfiguration: Sendable {
         configuration.control = try ControlSection().settings(top)
         configuration.hooks = try HookSection().settings(top, views: scene.views)
         configuration.mqtt = mqtt
+        configuration.state = try StateSection().settings(top)
         return configuration
     }
 }

@@ -22,6 +22,7 @@ extension KioskConfiguration {
         w.control(control)
         w.hooks(hooks)
         if let mqtt { w.mqtt(mqtt) }
+        w.state(state)
         return w.text
     }
 }

@@ -83,6 +83,7 @@ public enum SceneReport {
                 o.add("theme", themes.isEmpty ? "" : themes[v.themeIndex].name)
             case .button:
                 o.add("taps", v.taps)
+                o.add("label", v.label)
             case .slider:
                 o.add("value", v.value, digits: 4)
                 o.add("knob", [v.knobCenter().x, v.knobCenter().y], digits: 2)

@@ -1,7 +1,8 @@
 extension KioskScene {
     /// Takes the state of `old`'s views into this scene, where a view of the same name and kind
-    /// exists: a reloaded config keeps the squares where the users left them and the controls'
-    /// values. What the new file declares anew (frames, colours, gestures) comes from the file.
+    /// exists: a reloaded config keeps the squares where the users left them, the controls' values
+    /// and a button's label set from outside, the state file's own state (SavedState.swift). What
+    /// the new file declares anew (frames, colours, gestures) comes from the file.
     ///
     /// Call it with no touch down: touches and gestures in flight are not carried.
     /// Returns the names of the views whose state was carried.
@@ -17,9 +18,14 @@ extension KioskScene {
                 views[i].scale = before.scale
                 views[i].rotation = before.rotation
             case .canvas:
-                views[i].themeIndex = min(before.themeIndex, max(0, definition.views[i].themes.count - 1))
+                // By name, as the state file keeps it; a theme gone from the file: the one at its place.
+                let oldThemes = old.definition.views[j].themes, themes = definition.views[i].themes
+                let name = before.themeIndex < oldThemes.count ? oldThemes[before.themeIndex].name : nil
+                views[i].themeIndex = themes.firstIndex { $0.name == name } ?? min(before.themeIndex, max(0, themes.count - 1))
             case .button:
+                // The label a program set is state, as the state file keeps it (SavedState.swift).
                 views[i].taps = before.taps
+                views[i].label = before.label
             case .slider:
                 views[i].value = before.value
             case .toggle:

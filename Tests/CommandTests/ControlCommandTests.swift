@@ -39,6 +39,8 @@ struct ControlCommandTests {
         var views = try state(path)
         #expect(view("slider", in: views)["value"] as? Double == 0.25)
         #expect(view("switch", in: views)["on"] as? Bool == true)
+        // Every property a program can set is in the state, the button's label too.
+        #expect(view("button", in: views)["label"] as? String == "Open")
         // The tap plays over 50 ms on the kiosk's clock: asked again until it has.
         for _ in 0..<50 where view("button", in: views)["taps"] as? Int != 1 {
             usleep(20_000)

@@ -14,11 +14,16 @@ final class KioskProcess: Sendable {
     private let log = Collected()
     private let arrived = DispatchSemaphore(value: 0)
     let folder: URL
+    /// The folder was made for this process, and goes with it.
+    private let ownsFolder: Bool
 
-    /// Starts `kiosk run --config CONFIG` with `config` written into a fresh folder; with
-    /// `openFileLimit`, under that many file descriptors (`ulimit -n`, through /bin/sh).
-    init(config: String, arguments: [String] = [], environment: [String: String] = [:], openFileLimit: Int? = nil) throws {
-        folder = try temporaryFolder("run")
+    /// Starts `kiosk run --config CONFIG` with `config` written into a fresh folder, or into
+    /// `folder` (a restart on the same files); with `openFileLimit`, under that many file
+    /// descriptors (`ulimit -n`, through /bin/sh).
+    init(config: String, arguments: [String] = [], environment: [String: String] = [:], folder given: URL? = nil,
+         openFileLimit: Int? = nil) throws {
+        folder = try given ?? temporaryFolder("run")
+        ownsFolder = given == nil
         let path = folder.appendingPathComponent("kiosk.conf")
         try config.replacingOccurrences(of: "@FOLDER@", with: folder.path).write(to: path, atomically: true, encoding: .utf8)
         process = Process()
@@ -132,12 +137,13 @@ final class KioskProcess: Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(at: folder)
+        if ownsFolder { try? FileManager.default.removeItem(at: folder) }
     }
 }
 
 /// A config for `kiosk run` on this machine: the default scene, a headless display, an empty
-/// input folder (no touchscreen), the log on stderr only. `extra` is appended to the sections.
+/// input folder (no touchscreen), the log on stderr only, no state file unless `tail` has a `[state]`
+/// (so no test reads or writes the machine's /var/lib/kiosk). `extra` is appended to the sections.
 func headlessConfig(display: String = "", log: String = "", input: String = "", tail: String = "") throws -> String {
     let scene = try String(contentsOf: repositoryRoot.appendingPathComponent("config/kiosk.toml"), encoding: .utf8)
     // The default file documents the runtime sections; cut them off, the test sets its own.
@@ -157,5 +163,5 @@ func headlessConfig(display: String = "", log: String = "", input: String = "", 
         serial = "none"
         \(log)
         \(tail)
-        """
+        """ + (tail.contains("[state]") ? "" : "\n[state]\nenabled = false\n")
 }

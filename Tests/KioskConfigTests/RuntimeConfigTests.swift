@@ -195,7 +195,7 @@ struct RuntimeErrorTests {
         ("[display]\nconnector = \"\"", "connector",
          "display.connector: must not be empty; expected \"HDMI-A-1\" or \"DSI-1\", or leave the key out"),
         ("[dispaly]\nrotation = 90", "[dispaly]",
-         "dispaly: unknown key in the file; did you mean 'display'? Allowed: panel, scene, view, gesture, display, input, log, loop, control, hook, hooks, mqtt"),
+         "dispaly: unknown key in the file; did you mean 'display'? Allowed: panel, scene, view, gesture, display, input, log, loop, control, hook, hooks, mqtt, state"),
         ("display = 3", "display", "display: expected a table ([display]), found 3"),
     ])
     func display(sections: String, needle: String, expected: String) throws {
@@ -326,8 +326,9 @@ struct ResolvedTextTests {
         #expect(text.contains("\n# frame_budget: not set: one refresh of the display's mode\n"))
 
         let set = try KioskConfiguration.parse(runtimeConfig(everyRuntimeKey), file: "kiosk.toml").resolvedText
-        #expect(set.components(separatedBy: "not set").count == 2)
+        #expect(set.components(separatedBy: "not set").count == 3)
         #expect(set.contains("\n# pointercal: not set: no tslib pointercal file is read\n"))
+        #expect(set.contains("\n# directory: not set: the unit's StateDirectory ($STATE_DIRECTORY), else /var/lib/kiosk\n"))
         #expect(set.contains("\ncard = \"/dev/dri/card1\"\n"))
         #expect(set.contains("\ncalibration = [0, 1, 0, -1, 0, 1]\n"))
         #expect(set.contains("\nframe_budget = 16.7\n"))

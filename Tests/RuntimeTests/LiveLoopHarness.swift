@@ -17,9 +17,11 @@ class LiveLoopRun {
 
     /// `input` (given the folder) and `log` are more lines for the config's `[input]` and `[log]`
     /// sections, each ending in a newline; without `output`, the loop gets a new headless display each time it asks.
+    /// `sections` are more sections after `[log]`, each with its header; by default the state file
+    /// is off, so no test reads or writes the machine's /var/lib/kiosk.
     init(
-        _ name: String, input: (_ folder: URL) -> String = { _ in "" }, log: String = "", clock: VirtualClock = VirtualClock(),
-        output given: (any FrameOutput)? = nil
+        _ name: String, input: (_ folder: URL) -> String = { _ in "" }, log: String = "", sections: String = "\n[state]\nenabled = false\n",
+        clock: VirtualClock = VirtualClock(), output given: (any FrameOutput)? = nil
     ) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-\(name)-\(UUID().uuidString.prefix(8))")
         self.folder = folder
@@ -27,7 +29,7 @@ class LiveLoopRun {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let scene = try String(contentsOfFile: KioskLoopTests.configPath, encoding: .utf8).components(separatedBy: "\n[display]").first ?? ""
         let path = folder.appendingPathComponent("kiosk.conf").path
-        try (scene + "\n[input]\ndirectory = \"\(folder.path)\"\n\(input(folder))[log]\nserial = \"none\"\n\(log)")
+        try (scene + "\n[input]\ndirectory = \"\(folder.path)\"\n\(input(folder))[log]\nserial = \"none\"\n\(log)\(sections)")
             .write(toFile: path, atomically: true, encoding: .utf8)
         let handler = self.handler
         var logger = Logger(label: "test", factory: { _ in handler })

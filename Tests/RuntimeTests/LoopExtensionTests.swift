@@ -153,6 +153,34 @@ final class LoopExtensionTests {
         #expect(run.handler.entries.contains { $0.message.description.hasPrefix("gesture ") }, "the decision trace is logged")
     }
 
+    /// The soak's lost tap: the socket's wake-up puts the synthetic finger down, then the loop stalls
+    /// (a starved CPU) past a long press before its timers stage; the lift was due 50 ms after the down.
+    @Test func aTapStaysATapWhenTheLoopStallsBetweenItsDownAndItsTimers() throws {
+        try run.loop.apply(.setValue(view: "slider", 0.25), source: .socket).get()
+        recorder.onService = { [unowned recorder] target in
+            #expect(target.submit(.tap(Point(x: 130, y: 424)), source: .socket, requester: recorder, ticket: 1))
+        }
+        run.clock.now = run.clock.now.adding(seconds: 1)
+        run.loop.serviceExtensions()
+        #expect(run.loop.fingers.count == 1, "the synthetic finger is down")
+        run.clock.now = run.clock.now.adding(seconds: 0.6)
+        run.loop.tick(at: run.clock.now)
+        runUntilIdle()
+        #expect(view("button").taps == 1)
+        #expect(view("slider").value == 0.25, "no long press on the button reset the scene")
+        #expect(recorder.controlEvents("button") == ["touchDown socket", "touchUpInside socket", "primaryActionTriggered socket"])
+    }
+
+    /// A full queue of taps and a loop that wakes seconds late: each tap is played at its own time, each counted.
+    @Test func queuedTapsPlayedLateAreEachCounted() throws {
+        for _ in 0..<SyntheticTouches.capacity { try run.loop.apply(.tap(Point(x: 130, y: 424)), source: .socket).get() }
+        run.clock.now = run.clock.now.adding(seconds: 3)
+        run.loop.tick(at: run.clock.now)
+        runUntilIdle()
+        #expect(view("button").taps == SyntheticTouches.capacity)
+        #expect(!recorder.controlEvents("button").contains { $0.hasPrefix("touchCancel") }, "no tap was taken by the long press")
+    }
+
     @Test func aSyntheticSwipeMovesTheSliderOverTimeOnTheLoopsClock() throws {
         let knob = view("slider").knobCenter()
         let initial = view("slider").value

@@ -15,7 +15,8 @@
 #   4. SIGKILL: systemd restarts kiosk; SIGSTOP: the watchdog kills it and systemd restarts it;
 #      each timed from the signal until the new kiosk is active;
 #   5. the service stopped, kiosk run by a user that lacks one of input, video, dialout;
-#   6. systemd-analyze security; kiosk's journal by priority.
+#   6. `systemctl restart kiosk` keeps the slider the control socket set (the state file);
+#   7. systemd-analyze security; kiosk's journal by priority.
 # Every wait is on a state or a log line, bounded; the host's test reads the sections printed.
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 prop() { systemctl show -p "$1" --value kiosk; }
@@ -120,6 +121,15 @@ ls -A /var/lib/kiosk > /tmp/state-directory.txt
     /usr/local/bin/kiosk control --socket /run/kiosk/control.sock set slider 0.25 && echo "set ok"
     /usr/local/bin/kiosk control --socket /run/kiosk/control.sock state | tr -d ' \n'; echo
 } > /tmp/control.txt 2>&1
+# `systemctl restart kiosk` keeps the slider where the socket set it: the state file in the
+# unit's StateDirectory, written at the set (and at SIGTERM), restored before the first frame.
+{
+    old=$(prop MainPID)
+    systemctl restart kiosk
+    until_active "$old"
+    /usr/local/bin/kiosk control --socket /run/kiosk/control.sock state | tr -d ' \n'; echo
+    stat -c 'state file %a %U %G' /var/lib/kiosk/state.json
+} > /tmp/restart.txt 2>&1
 systemd-analyze security kiosk --no-pager > /tmp/security.txt 2>&1
 
 # A user without one of the groups: the service's user and config, run by hand with setpriv.
@@ -155,6 +165,7 @@ section DEVICES /tmp/devices.txt
 section SYSTEMD /tmp/systemd.txt
 section STATE-DIRECTORY /tmp/state-directory.txt
 section CONTROL /tmp/control.txt
+section RESTART /tmp/restart.txt
 section SECURITY /tmp/security.txt
 # kiosk's lines at each syslog priority, 0 (emerg) to 7 (debug).
 for p in 0 1 2 3 4 5 6 7; do

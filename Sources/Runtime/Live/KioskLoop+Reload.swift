@@ -83,6 +83,7 @@ extension KioskLoop {
         if settings.input != old.input || resized { openInput() }
         var restartKeys = Self.restartKeys(old: previous, new: next)
         for e in extensions.installed { restartKeys += e.reconfigure(old: previous, new: next, scene: scene, now: now) }
+        restartKeys += reconfigureState(next.state, old: previous.state)
         log.info("config reloaded", metadata: [
             "config.generation": "\(generation)", "config.file": "\(options.configPath)",
             "scene.carried": "\(carried.joined(separator: ","))",

@@ -37,6 +37,8 @@ extension KioskLoop {
     func finish(_ ending: Ending) -> Ending {
         notifier?.stopping()
         shutdownExtensions()
+        // After the extensions: what they remembered in their last words is written too.
+        flushState()
         let problem = output?.restore()
         if case .signal(let s) = ending {
             let name = s == SIGTERM ? "SIGTERM" : "SIGINT"

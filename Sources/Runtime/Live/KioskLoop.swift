@@ -5,6 +5,7 @@ import InputEvents
 import KioskConfig
 import KioskCore
 import KioskLog
+import KioskState
 import Scene
 #if canImport(Glibc)
 import Glibc
@@ -86,6 +87,9 @@ public final class KioskLoop {
     var statsLines = 0
     /// The control socket, hooks, MQTT (KioskLoop+Extensions.swift).
     var extensions = LoopExtensions()
+    /// The state file (KioskLoop+State.swift); nil in a replay, with `[state] enabled = false` or
+    /// without its folder. MQTT keeps its announced topics in it (`remember(announced:)`).
+    public internal(set) var stateStore: StateStore?
 
     /// Reads the config, opens the display and the touchscreen: `kiosk run`.
     /// Throws `KioskLoopError.config` (exit status 2), `.display` or `.loopFiles` (exit status 1).
@@ -117,6 +121,8 @@ public final class KioskLoop {
             _ = output.restore()
             throw error
         }
+        // The saved state, before the first frame and before any extension can publish the scene.
+        openStateStore()
         // Signals are taken from here on: one sent while starting must not kill the kiosk.
         try openLoopFiles()
         openDisplayHotplug()
@@ -239,6 +245,10 @@ public final class KioskLoop {
     /// The stages after input, at `now`: timers, then animation, render and present when the
     /// display can take a frame; then the scene's events, the log, the stats line and the watchdog.
     public func tick(at now: Instant) {
+        // The synthetic finger's frames due by `now` happened before it: they go in first, so that a
+        // loop that stalled after a tap's down (a starved CPU) never fires the long press its lift,
+        // due long ago, forbids. The panel's frames were read in the input stage just before.
+        playSyntheticTouches(through: now)
         // Timers: long presses, tap windows, animations ending. Those due before a frame fired as
         // the engine took it (GestureEngine.process), each once, at its own time.
         let timersStart = meter.start()
@@ -250,6 +260,8 @@ public final class KioskLoop {
         if fingers.count == 0, blanking.shouldBlank(at: now) { blank(at: now) }
         perform(display.tick(at: now), at: now)
         if display.canDraw, repaintDue(at: now) { drawFrame(at: now) }
+        // After the frame: a write's fsync falls in the idle rest of the frame, not before it.
+        saveState(at: now)
         if let pump = logPump {
             pump.service(now: now.seconds)
             pump.flush()
@@ -282,6 +294,7 @@ public final class KioskLoop {
         if reloadPending { consider(now.adding(seconds: 0.1)) }
         if logPump?.needsService == true { consider(now.adding(seconds: 5)) }
         consider(extensionDeadline)
+        consider(stateStore?.nextDeadline)
         return wake
     }
 }
