@@ -1,4 +1,5 @@
 import ControlProtocol
+import KioskCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,13 +71,15 @@ final class ControlClient {
     /// Writes what the socket takes now.
     func flush() {
         while head < queue.count, broken == nil {
-            let n = queue[head].utf8.withContiguousStorageIfAvailable { bytes in
+            let sent = queue[head].utf8.withContiguousStorageIfAvailable { bytes in
                 let rest = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[written...])
-                return Glibc.send(fd, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            } ?? -1
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK { broken = "write: \(String(cString: strerror(errno)))" }
+                return systemCall { Glibc.send(fd, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            } ?? .failure(Errno(rawValue: EINVAL))
+            let n: Int
+            switch sent {
+            case .success(let count): n = count
+            case .failure(let errno):
+                if errno != .wouldBlock && errno.rawValue != EWOULDBLOCK { broken = "write: \(errno)" }
                 return
             }
             written += n
@@ -98,12 +101,14 @@ final class ControlClient {
     func read(limit: Int, line: (ArraySlice<UInt8>) -> Void, tooLong: () -> Void) {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while broken == nil, !readClosed {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK { broken = "read: \(String(cString: strerror(errno)))" }
-                break
+            let n: Int
+            switch systemCall({ chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }) {
+            case .success(let count): n = count
+            case .failure(let errno):
+                if errno != .wouldBlock && errno.rawValue != EWOULDBLOCK { broken = "read: \(errno)" }
+                n = -1
             }
+            if n < 0 { break }
             if n == 0 {
                 readClosed = true
                 break

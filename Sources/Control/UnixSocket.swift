@@ -1,30 +1,40 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import KioskCore
 
-/// A system call on a Unix socket that failed: which call, on what path, and the errno's text.
+/// A system call on a Unix socket that failed: which call, on what path, the errno, and what it means here.
 public struct SocketError: Error, Sendable, CustomStringConvertible {
-    public var call: String
-    public var path: String
-    public var errno: Int32
+    /// The call and the errno, with the socket's path as the subject.
+    public var failure: SystemCallError
     public var detail: String?
 
-    public var description: String {
-        "\(call) \(path): \(String(cString: strerror(errno)))" + (detail.map { "; \($0)" } ?? "")
+    public init(_ failure: SystemCallError, detail: String? = nil) {
+        self.failure = failure
+        self.detail = detail
     }
+
+    init(call: String, path: String, errno: Int32, detail: String? = nil) {
+        self.init(SystemCallError(call: call, subject: path, errno: Errno(rawValue: errno)), detail: detail)
+    }
+
+    public var call: String { failure.call }
+    public var path: String { failure.subject ?? "" }
+    public var errno: Int32 { failure.errno.rawValue }
+
+    public var description: String { "\(failure)" + (detail.map { "; \($0)" } ?? "") }
 }
 
 /// Unix stream sockets by path: the listening side for the kiosk, the connecting side for
-/// `kiosk control`. One funnel for the calls, retried on EINTR.
+/// `kiosk control`. The calls go through KioskCore's `systemCall`, retried on EINTR.
 enum UnixSocket {
-    /// Runs `body` until it does not fail with EINTR; -1 becomes a `SocketError` naming `call`.
+    /// `systemCall` on the socket at `path`; a failure becomes a `SocketError` naming `call`.
     @discardableResult
     static func syscall(_ call: String, _ path: String, _ body: () -> Int32) throws(SocketError) -> Int32 {
-        while true {
-            let r = body()
-            if r >= 0 { return r }
-            if errno == EINTR { continue }
-            throw SocketError(call: call, path: path, errno: errno)
+        do throws(SystemCallError) {
+            return try systemCall(call, on: path, .minusOneAndErrno, body)
+        } catch {
+            throw SocketError(error)
         }
     }
 
@@ -84,17 +94,15 @@ enum UnixSocket {
     /// Accepts one waiting connection, non-blocking; nil when none waits.
     static func accept(_ listener: Int32, path: String) throws(SocketError) -> Int32? {
         while true {
-            let fd = Glibc.accept(listener, nil, nil)
-            if fd >= 0 {
+            switch systemCall({ Glibc.accept(listener, nil, nil) }) {
+            case .success(let fd):
                 // Glibc's module has no accept4: the flags are set after.
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                 return fd
-            }
-            switch errno {
-            case EINTR, ECONNABORTED: continue
-            case EAGAIN, EWOULDBLOCK: return nil
-            default: throw SocketError(call: "accept", path: path, errno: errno)
+            case .failure(let errno) where errno.rawValue == ECONNABORTED: continue
+            case .failure(let errno) where errno == .wouldBlock || errno.rawValue == EWOULDBLOCK: return nil
+            case .failure(let errno): throw SocketError(SystemCallError(call: "accept", subject: path, errno: errno))
             }
         }
     }

@@ -101,17 +101,20 @@ public struct Backlight: Sendable, Equatable {
     /// One `write(2)` of the whole value, as sysfs wants it (no temporary file: sysfs attributes
     /// cannot be renamed over).
     static func write(_ text: String, to path: String) throws(BacklightError) {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw BacklightError(path: path, "cannot open for writing: \(TextFile.reason(errno))") }
-        defer { close(fd) }
-        let bytes = Array((text + "\n").utf8)
-        while true {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written == bytes.count { return }
-            if written < 0 && errno == EINTR { continue }
-            let reason = written < 0 ? TextFile.reason(errno) : "short write (\(written) of \(bytes.count) bytes)"
-            throw BacklightError(path: path, "cannot write '\(text)': \(reason)")
+        let file: FileDescriptor
+        do throws(SystemCallError) {
+            file = try FileDescriptor.open(path, O_WRONLY | O_CLOEXEC)
+        } catch {
+            throw BacklightError(path: path, "cannot open for writing: \(error.errno.reason)")
         }
+        let bytes = Array((text + "\n").utf8)
+        let reason: String
+        switch systemCall({ bytes.withUnsafeBytes { Glibc.write(file.rawValue, $0.baseAddress, $0.count) } }) {
+        case .success(let written) where written == bytes.count: return
+        case .success(let written): reason = "short write (\(written) of \(bytes.count) bytes)"
+        case .failure(let errno): reason = errno.reason
+        }
+        throw BacklightError(path: path, "cannot write '\(text)': \(reason)")
     }
 }
 

@@ -1,5 +1,6 @@
 import CDRM
 import Foundation
+import KioskCore
 
 /// An open DRM card (`/dev/dri/cardN`), closed when released.
 final class DRMCard {
@@ -12,12 +13,10 @@ final class DRMCard {
     init(path: String) throws(DisplayError) {
         self.path = path
         let name = (path as NSString).lastPathComponent
-        var fd: Int32
-        repeat {
-            fd = open(path, kiosk_O_RDWR | kiosk_O_CLOEXEC | kiosk_O_NONBLOCK)
-        } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw DisplayError.cannotOpen(card: name, path: path, errno: errno) }
-        self.fd = fd
+        switch systemCall({ open(path, kiosk_O_RDWR | kiosk_O_CLOEXEC | kiosk_O_NONBLOCK) }) {
+        case .success(let fd): self.fd = fd
+        case .failure(let errno): throw DisplayError.cannotOpen(card: name, path: path, errno: errno.rawValue)
+        }
     }
 
     deinit { close(fd) }

@@ -141,7 +141,7 @@ public final class DRMDisplay {
         let back = back
         guard front != nil else {
             var connector = connectorID
-            try systemCall("\(card.name): drmModeSetCrtc \(connectorName) \(mode)") {
+            try drmCall(card.name, "drmModeSetCrtc", on: "\(connectorName) \(mode)") {
                 drmModeSetCrtc(card.fd, crtcID, buffers[back].framebuffer, 0, 0, &connector, 1, &modeInfo)
             }
             front = back
@@ -151,7 +151,7 @@ public final class DRMDisplay {
             CrashRestore.noteModeSet(fd: card.fd, true)
             return MonotonicClock.now
         }
-        try systemCall("\(card.name): drmModePageFlip \(connectorName)") {
+        try drmCall(card.name, "drmModePageFlip", on: connectorName) {
             drmModePageFlip(card.fd, crtcID, buffers[back].framebuffer, kiosk_DRM_MODE_PAGE_FLIP_EVENT,
                             Unmanaged.passUnretained(self).toOpaque())
         }
@@ -182,13 +182,9 @@ public final class DRMDisplay {
             Unmanaged<DRMDisplay>.fromOpaque(data).takeUnretainedValue()
                 .flipDone(at: Int64(seconds) * 1_000_000 + Int64(microseconds))
         }
-        while true {
-            if drmHandleEvent(card.fd, &context) == 0 { return }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: return
-            default: throw DisplayError("\(card.name): drmHandleEvent: \(String(cString: strerror(errno)))")
-            }
+        switch systemCall({ drmHandleEvent(card.fd, &context) }) {
+        case .success, .failure(.wouldBlock): return
+        case .failure(let errno): throw DisplayError(card: card.name, SystemCallError(call: "drmHandleEvent", errno: errno))
         }
     }
 
@@ -208,9 +204,9 @@ public final class DRMDisplay {
     /// vblank interrupts (virtio-gpu), EINVAL when the CRTC is off.
     func lastVBlank() -> VBlankQuery {
         var t: Int64 = 0
-        while true {
-            if kiosk_last_vblank(card.fd, UInt32(pipe), &t) == 0 { return .at(Instant(microseconds: t)) }
-            if errno != EINTR { return .failed(errno: errno) }
+        switch systemCall({ kiosk_last_vblank(card.fd, UInt32(pipe), &t) }) {
+        case .success: return .at(Instant(microseconds: t))
+        case .failure(let errno): return .failed(errno: errno.rawValue)
         }
     }
 
@@ -260,7 +256,7 @@ public final class DRMDisplay {
             throw DisplayError("\(card.name): \(connectorName) has no DPMS property; it cannot be blanked")
         }
         let value = UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
-        try systemCall("\(card.name): set DPMS \(on ? "on" : "off") on \(connectorName)") {
+        try drmCall(card.name, "set DPMS", on: "\(on ? "on" : "off") on \(connectorName)") {
             drmModeConnectorSetProperty(card.fd, connectorID, property, value)
         }
         isPoweredOn = on
@@ -333,12 +329,12 @@ public final class DRMDisplay {
                 if let previous, previous.pointee.mode_valid != 0, previous.pointee.buffer_id != 0 {
                     var connector = connectorID
                     var m = previous.pointee.mode
-                    try systemCall("drmModeSetCrtc \(connectorName) back to framebuffer \(previous.pointee.buffer_id)") {
+                    try drmCall(nil, "drmModeSetCrtc", on: "\(connectorName) back to framebuffer \(previous.pointee.buffer_id)") {
                         drmModeSetCrtc(card.fd, previous.pointee.crtc_id, previous.pointee.buffer_id,
                                        previous.pointee.x, previous.pointee.y, &connector, 1, &m)
                     }
                 } else {
-                    try systemCall("drmModeSetCrtc \(connectorName) off") { drmModeSetCrtc(card.fd, crtcID, 0, 0, 0, nil, 0, nil) }
+                    try drmCall(nil, "drmModeSetCrtc", on: "\(connectorName) off") { drmModeSetCrtc(card.fd, crtcID, 0, 0, 0, nil, 0, nil) }
                 }
             } catch {
                 problems.append(error.description)
@@ -348,7 +344,7 @@ public final class DRMDisplay {
             damage.invalidate()
         }
         do throws(DisplayError) {
-            try systemCall("drmDropMaster") { drmDropMaster(card.fd) }
+            try drmCall(nil, "drmDropMaster") { drmDropMaster(card.fd) }
         } catch {
             problems.append(error.description)
         }

@@ -1,9 +1,32 @@
 import Glibc
+import KioskCore
 
 /// Why the display could not be set up or driven; names the card and the cause.
 public struct DisplayError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+    public enum Cause: Sendable {
+        /// A libdrm or system call failed, on the card named (nil before a card is chosen).
+        case systemCall(card: String?, SystemCallError)
+        /// Anything else, in words: no connector, a mode not offered, a master held elsewhere.
+        case described(String)
+    }
+
+    public var cause: Cause
+    public init(_ description: String) { cause = .described(description) }
+    public init(card: String?, _ failure: SystemCallError) { cause = .systemCall(card: card, failure) }
+
+    /// `card0: drmModePageFlip HDMI-A-1: Device or resource busy`.
+    public var description: String {
+        switch cause {
+        case .systemCall(let card, let failure): card.map { "\($0): \(failure)" } ?? "\(failure)"
+        case .described(let text): text
+        }
+    }
+
+    /// The errno when a call failed, nil for a described error.
+    public var errno: Errno? {
+        if case .systemCall(_, let failure) = cause { return failure.errno }
+        return nil
+    }
 
     /// `drmSetMaster` on `card` failed with `code` (errno): who holds the card, or what the user lacks.
     public static func masterRefused(card: String, errno code: Int32, again: Bool = false) -> DisplayError {
@@ -36,5 +59,17 @@ public struct DisplayError: Error, CustomStringConvertible {
         case ENOENT: "ENOENT"
         default: "errno \(code)"
         }
+    }
+}
+
+/// `systemCall` for libdrm, which returns -1 with errno or a negative errno; a failure becomes the
+/// `DisplayError` of `card`, naming `call` and `subject`.
+@discardableResult
+func drmCall(_ card: String?, _ call: String, on subject: @autoclosure () -> String? = nil,
+             _ body: () -> Int32) throws(DisplayError) -> Int32 {
+    do throws(SystemCallError) {
+        return try systemCall(call, on: subject(), .negativeErrno, body)
+    } catch {
+        throw DisplayError(card: card, error)
     }
 }

@@ -16,7 +16,7 @@ final class DumbBuffer {
         create.width = UInt32(width)
         create.height = UInt32(height)
         create.bpp = UInt32(format.bytesPerPixel * 8)
-        try systemCall("\(card.name): DRM_IOCTL_MODE_CREATE_DUMB \(width)x\(height) \(format)") {
+        try drmCall(card.name, "DRM_IOCTL_MODE_CREATE_DUMB", on: "\(width)x\(height) \(format)") {
             drmIoctl(card.fd, kiosk_DRM_IOCTL_MODE_CREATE_DUMB, &create)
         }
         handle = create.handle
@@ -26,18 +26,19 @@ final class DumbBuffer {
         var pitches: (UInt32, UInt32, UInt32, UInt32) = (create.pitch, 0, 0, 0)
         var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
         var fb: UInt32 = 0
-        let added: Int32 = withUnsafePointer(to: &handles) { h in
-            withUnsafePointer(to: &pitches) { p in
-                withUnsafePointer(to: &offsets) { o in
-                    drmModeAddFB2(card.fd, UInt32(width), UInt32(height), fourcc,
-                                  UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &fb, 0)
+        do throws(DisplayError) {
+            try drmCall(card.name, "drmModeAddFB2", on: "\(width)x\(height) \(format)") {
+                withUnsafePointer(to: &handles) { h in
+                    withUnsafePointer(to: &pitches) { p in
+                        withUnsafePointer(to: &offsets) { o in
+                            drmModeAddFB2(card.fd, UInt32(width), UInt32(height), fourcc,
+                                          UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                                          UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                                          UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &fb, 0)
+                        }
+                    }
                 }
             }
-        }
-        do throws(DisplayError) {
-            try systemCall("\(card.name): drmModeAddFB2 \(width)x\(height) \(format)") { added }
         } catch {
             Self.destroy(handle: create.handle, fd: card.fd)
             throw error
@@ -47,7 +48,7 @@ final class DumbBuffer {
         map.handle = create.handle
         let memory: UnsafeMutableRawPointer
         do throws(DisplayError) {
-            try systemCall("\(card.name): DRM_IOCTL_MODE_MAP_DUMB") { drmIoctl(card.fd, kiosk_DRM_IOCTL_MODE_MAP_DUMB, &map) }
+            try drmCall(card.name, "DRM_IOCTL_MODE_MAP_DUMB") { drmIoctl(card.fd, kiosk_DRM_IOCTL_MODE_MAP_DUMB, &map) }
             let m = mmap(nil, Int(create.size), kiosk_PROT_READ_WRITE, kiosk_MAP_SHARED, card.fd, off_t(map.offset))
             guard let m, m != MAP_FAILED else {
                 throw DisplayError("\(card.name): mmap of a \(create.size)-byte dumb buffer: \(String(cString: strerror(errno)))")

@@ -63,9 +63,8 @@ public enum ConfigParsing {
             close(ends[0])
             let bytes = TOMLWire.encode(parseHere(text))
             var sent = 0
-            while sent < bytes.count {
-                let n = bytes[sent...].withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
-                if n > 0 { sent += n } else if n < 0, errno == EINTR { continue } else { break }
+            while sent < bytes.count, case .success(let n) = systemCall({ bytes[sent...].withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }), n > 0 {
+                sent += n
             }
             _exit(sent == bytes.count ? 0 : 1)
         }
@@ -75,7 +74,7 @@ public enum ConfigParsing {
         let bytes = readAll(ends[0], seconds: childSeconds)
         if bytes == nil { kill(pid, SIGKILL) }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        _ = systemCall { waitpid(pid, &status, 0) }
         let signal = status & 0x7f
         if signal != 0 {
             return refused(bytes == nil ? "the TOML parser took longer than \(Int(childSeconds)) s and was stopped"
@@ -98,11 +97,14 @@ public enum ConfigParsing {
             let left = end - MonotonicClock.seconds()
             guard left > 0 else { return nil }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, Int32(min(left * 1000 + 1, 60_000)))
-            if ready < 0, errno != EINTR { return nil }
+            guard case .success(let ready) = systemCall({ poll(&p, 1, Int32(min(left * 1000 + 1, 60_000))) }) else { return nil }
             guard ready > 0 else { continue }
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { out += chunk[0..<n] } else if n == 0 { return out } else if errno != EINTR && errno != EAGAIN { return out }
+            switch systemCall({ chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }) {
+            case .success(0): return out
+            case .success(let n): out += chunk[0..<n]
+            case .failure(.wouldBlock): continue
+            case .failure: return out
+            }
         }
     }
 }

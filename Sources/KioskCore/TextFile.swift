@@ -16,11 +16,17 @@ public enum TextFile {
     /// The bytes of the file at `path`, at most `limit` of them; `what` names the file in errors
     /// ("the trace", "the config file").
     public static func read(_ path: String, what: String, limit: Int) throws(FileError) -> [UInt8] {
-        let fd = retrying { open(path, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw FileError(path: path, "cannot read \(what): \(reason(errno))") }
-        defer { close(fd) }
+        let file: FileDescriptor
+        do throws(SystemCallError) {
+            file = try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC)
+        } catch {
+            throw FileError(path: path, "cannot read \(what): \(error.errno.reason)")
+        }
+        // Kept alive (open) to the end of the function, not only to its last mention.
+        defer { withExtendedLifetime(file) {} }
+        let fd = file.rawValue
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileError(path: path, "cannot read \(what): \(reason(errno))") }
+        if case .failure(let errno) = systemCall({ fstat(fd, &info) }) { throw FileError(path: path, "cannot read \(what): \(errno.reason)") }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw FileError(path: path, "cannot read \(what): it is a directory; expected a file")
         }
@@ -31,10 +37,14 @@ public enum TextFile {
         bytes.reserveCapacity(isRegular ? Int(info.st_size) : 4096)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                retrying { systemRead(fd, buffer.baseAddress, buffer.count) }
+            let read = chunk.withUnsafeMutableBytes { buffer in
+                systemCall { systemRead(fd, buffer.baseAddress, buffer.count) }
             }
-            guard count >= 0 else { throw FileError(path: path, "cannot read \(what): \(reason(errno))") }
+            let count: Int
+            switch read {
+            case .success(let n): count = n
+            case .failure(let errno): throw FileError(path: path, "cannot read \(what): \(errno.reason)")
+            }
             if count == 0 { break }
             guard bytes.count + count <= limit else { throw tooLarge }
             bytes.append(contentsOf: chunk[0..<count])
@@ -163,20 +173,27 @@ public enum TextFile {
     }
 
     private static func writeInPlace(_ text: String, to path: String, what: String) throws(FileError) {
-        let fd = retrying { open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) }
-        guard fd >= 0 else { throw FileError(path: path, "cannot write \(what): \(reason(errno))") }
-        defer { close(fd) }
-        try writeAll(Array(text.utf8), to: fd, path: path, what: what)
+        let file: FileDescriptor
+        do throws(SystemCallError) {
+            file = try FileDescriptor.open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        } catch {
+            throw FileError(path: path, "cannot write \(what): \(error.errno.reason)")
+        }
+        defer { withExtendedLifetime(file) {} }
+        try writeAll(Array(text.utf8), to: file.rawValue, path: path, what: what)
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String, what: String) throws(FileError) {
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                retrying { systemWrite(fd, buffer.baseAddress! + written, buffer.count - written) }
+            let result = bytes.withUnsafeBytes { buffer in
+                systemCall { systemWrite(fd, buffer.baseAddress! + written, buffer.count - written) }
             }
-            guard count > 0 else { throw FileError(path: path, "cannot write \(what): \(reason(errno))") }
-            written += count
+            switch result {
+            case .success(let count) where count > 0: written += count
+            case .success: throw FileError(path: path, "cannot write \(what): \(Errno(rawValue: EIO).reason)")
+            case .failure(let errno): throw FileError(path: path, "cannot write \(what): \(errno.reason)")
+            }
         }
     }
 
@@ -193,21 +210,11 @@ public enum TextFile {
     }
 
     /// The kernel's words for `code`, lower-cased to read inside a sentence: "no such file or directory".
-    public static func reason(_ code: Int32) -> String {
-        let text = String(cString: strerror(code))
-        return text.prefix(1).lowercased() + text.dropFirst()
-    }
+    public static func reason(_ code: Int32) -> String { Errno(rawValue: code).reason }
 
     static func size(_ bytes: Int) -> String {
         bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB"
             : bytes >= 1 << 10 && bytes % (1 << 10) == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
-    }
-
-    private static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
-        while true {
-            let result = call()
-            if result >= 0 || errno != EINTR { return result }
-        }
     }
 }
 

@@ -1,3 +1,5 @@
+import KioskCore
+
 /// Lines waiting for a descriptor that may not take them yet: preallocated slots that never grow,
 /// drops counted, and a partly written line resumed where the descriptor stopped taking it.
 ///

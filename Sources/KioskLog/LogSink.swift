@@ -1,3 +1,5 @@
+import KioskCore
+
 /// Where log lines go without ever blocking the caller: the serial console or stderr.
 ///
 /// The caller's poll loop watches `fileDescriptor` for `POLLOUT` only while `wantsWrite`, and

@@ -1,3 +1,4 @@
+import KioskCore
 import Glibc
 
 /// A serial device opened for the log: non-blocking, write-only, raw 8N1 at a fixed speed.
@@ -6,11 +7,11 @@ enum SerialLine {
     ///
     /// `O_NONBLOCK` keeps both the open (no wait for carrier) and every write from blocking;
     /// `O_NOCTTY` keeps the kiosk from acquiring the console as its controlling terminal.
-    static func open(_ path: String, baud: BaudRate) -> Result<Int32, SystemCallFailure> {
+    static func open(_ path: String, baud: BaudRate) -> Result<Int32, SystemCallError> {
         let fd: Int32
         switch systemCall({ Glibc.open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) }) {
         case .success(let opened): fd = opened
-        case .failure(let error): return .failure(SystemCallFailure(call: "open", errno: error))
+        case .failure(let error): return .failure(SystemCallError(call: "open", errno: error))
         }
         if let failure = configure(fd, baud: baud) {
             close(fd)
@@ -21,18 +22,18 @@ enum SerialLine {
 
     /// Raw 8N1 without flow control: the kiosk writes finished lines, ending them with CRLF itself,
     /// so the kernel must not translate, pause on XOFF, or wait for CTS or carrier.
-    static func configure(_ fd: Int32, baud: BaudRate) -> SystemCallFailure? {
+    static func configure(_ fd: Int32, baud: BaudRate) -> SystemCallError? {
         var settings = termios()
-        if case .failure(let error) = systemCall({ tcgetattr(fd, &settings) }) { return SystemCallFailure(call: "tcgetattr", errno: error) }
+        if case .failure(let error) = systemCall({ tcgetattr(fd, &settings) }) { return SystemCallError(call: "tcgetattr", errno: error) }
         cfmakeraw(&settings)
         settings.c_cflag &= ~tcflag_t(truncatingIfNeeded: PARENB | CSTOPB | CSIZE)
         settings.c_cflag &= ~tcflag_t(truncatingIfNeeded: CRTSCTS)
         settings.c_cflag |= tcflag_t(truncatingIfNeeded: CS8 | CLOCAL | CREAD)
         settings.c_iflag &= ~tcflag_t(truncatingIfNeeded: IXON | IXOFF | IXANY)
         settings.c_oflag &= ~tcflag_t(truncatingIfNeeded: OPOST)
-        if case .failure(let error) = systemCall({ cfsetospeed(&settings, baud.speed) }) { return SystemCallFailure(call: "cfsetospeed", errno: error) }
-        if case .failure(let error) = systemCall({ cfsetispeed(&settings, baud.speed) }) { return SystemCallFailure(call: "cfsetispeed", errno: error) }
-        if case .failure(let error) = systemCall({ tcsetattr(fd, TCSANOW, &settings) }) { return SystemCallFailure(call: "tcsetattr", errno: error) }
+        if case .failure(let error) = systemCall({ cfsetospeed(&settings, baud.speed) }) { return SystemCallError(call: "cfsetospeed", errno: error) }
+        if case .failure(let error) = systemCall({ cfsetispeed(&settings, baud.speed) }) { return SystemCallError(call: "cfsetispeed", errno: error) }
+        if case .failure(let error) = systemCall({ tcsetattr(fd, TCSANOW, &settings) }) { return SystemCallError(call: "tcsetattr", errno: error) }
         return nil
     }
 

@@ -46,10 +46,10 @@ public enum EventPump {
             }
             var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
             for fd in descriptors() { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-            let n = poll(&fds, nfds_t(fds.count), timeout)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .system(call: "poll", path: "input", errno: errno)
+            let n: Int32
+            switch systemCall({ poll(&fds, nfds_t(fds.count), timeout) }) {
+            case .success(let ready): n = ready
+            case .failure(let errno): throw .system(call: "poll", path: "input", errno: errno.rawValue)
             }
             if fds[0].revents != 0 {
                 // Taken from the queue, or the signal would still be pending when the mask is

@@ -66,12 +66,10 @@ public final class TraceRecorder {
         let failed = pending.withUTF8 { bytes -> Int32? in
             var offset = 0
             while offset < bytes.count {
-                let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
+                switch systemCall({ write(fd, bytes.baseAddress! + offset, bytes.count - offset) }) {
+                case .success(let n): offset += n
+                case .failure(let errno): return errno.rawValue
                 }
-                offset += n
             }
             return nil
         }

@@ -63,7 +63,7 @@ struct RunCommand: ParsableCommand {
             logging.pump.drain(seconds: Self.exitDrainSeconds)
             switch error {
             case .config: throw ExitCode(2)
-            case .display: throw ExitCode(1)
+            case .display, .loopFiles: throw ExitCode(1)
             }
         }
         loop.onLogLevel = { logging.setLevel($0) }

@@ -18,8 +18,10 @@ final class KioskProcess: Sendable {
     private let ownsFolder: Bool
 
     /// Starts `kiosk run --config CONFIG` with `config` written into a fresh folder, or into
-    /// `folder` (a restart on the same files).
-    init(config: String, arguments: [String] = [], environment: [String: String] = [:], folder given: URL? = nil) throws {
+    /// `folder` (a restart on the same files); with `openFileLimit`, under that many file
+    /// descriptors (`ulimit -n`, through /bin/sh).
+    init(config: String, arguments: [String] = [], environment: [String: String] = [:], folder given: URL? = nil,
+         openFileLimit: Int? = nil) throws {
         folder = try given ?? temporaryFolder("run")
         ownsFolder = given == nil
         let path = folder.appendingPathComponent("kiosk.conf")
@@ -27,6 +29,10 @@ final class KioskProcess: Sendable {
         process = Process()
         process.executableURL = kioskExecutable
         process.arguments = ["run", "--config", path.path] + arguments
+        if let openFileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", kioskExecutable.path] + (process.arguments ?? [])
+        }
         process.currentDirectoryURL = folder
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }

@@ -1,4 +1,5 @@
 import Glibc
+import KioskCore
 @testable import KioskLog
 import Testing
 

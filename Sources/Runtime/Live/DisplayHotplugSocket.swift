@@ -2,6 +2,7 @@ import CLinuxSystem
 #if canImport(Glibc)
 import Glibc
 #endif
+import KioskCore
 
 /// One kernel uevent as its netlink socket delivers it: `ACTION@DEVPATH`, then `KEY=value`
 /// fields, each ended by a NUL byte.
@@ -93,17 +94,19 @@ public final class DisplayHotplugSocket {
         while true {
             var sender = sockaddr_nl()
             var length = socklen_t(MemoryLayout<sockaddr_nl>.size)
-            let n = withUnsafeMutablePointer(to: &sender) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    recvfrom(fileDescriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), $0, &length)
+            let received = systemCall {
+                length = socklen_t(MemoryLayout<sockaddr_nl>.size)
+                return withUnsafeMutablePointer(to: &sender) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        recvfrom(fileDescriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), $0, &length)
+                    }
                 }
             }
-            if n < 0 {
-                switch errno {
-                case EINTR: continue
-                case ENOBUFS: hotplug = true; continue
-                default: return hotplug
-                }
+            let n: Int
+            switch received {
+            case .success(let count): n = count
+            case .failure(let errno) where errno.rawValue == ENOBUFS: hotplug = true; continue
+            case .failure: return hotplug
             }
             guard n > 0 else { return hotplug }
             // Only the kernel (port 0) speaks for devices; anything else is ignored.

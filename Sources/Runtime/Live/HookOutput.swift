@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import KioskCore
 
 /// The read end of one of a hook's pipes (stdout or stderr), cut into lines for the log, bounded:
 /// a line is cut at `maxLineBytes`, a run logs at most `maxLines` lines per stream (the rest are
@@ -32,11 +33,11 @@ struct HookOutput {
         var total = 0
         var buffer = [UInt8](repeating: 0, count: 4096)
         while total < Self.maxBytesPerService {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN { return }
-                break  // an error on a pipe: treat as its end
+            let n: Int
+            switch systemCall({ buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }) {
+            case .success(let count): n = count
+            case .failure(.wouldBlock): return
+            case .failure: n = 0  // an error on a pipe: treat as its end
             }
             if n == 0 { break }
             total += n

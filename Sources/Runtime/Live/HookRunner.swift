@@ -251,9 +251,7 @@ public final class HookRunner: LoopExtension {
     private func reap(_ i: Int, now: Instant) -> Bool {
         var status: Int32 = 0
         let pid = running[i].process.pid
-        var result: pid_t
-        repeat { result = waitpid(pid, &status, WNOHANG) } while result < 0 && errno == EINTR
-        guard result == pid else { return false }
+        guard case .success(pid) = systemCall({ waitpid(pid, &status, WNOHANG) }) else { return false }
         finishRun(i, status: status, now: now)
         return true
     }

@@ -79,7 +79,7 @@ enum HookSpawn {
             let code = errno
             kill(-pid, SIGKILL)
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            _ = systemCall { waitpid(pid, &status, 0) }
             close(out[0]); close(err[0])
             return .failure(SpawnError(call: "pidfd_open", code: code))
         }

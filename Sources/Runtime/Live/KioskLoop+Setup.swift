@@ -74,9 +74,13 @@ extension KioskLoop {
         for s in [SIGINT, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&mask, s) }
         signal(SIGPIPE, SIG_IGN)
         pthread_sigmask(SIG_BLOCK, &mask, &previousMask)
-        signals = signalfd(-1, &mask, kiosk_SFD_CLOEXEC | kiosk_SFD_NONBLOCK)
-        timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-        guard signals >= 0, timer >= 0 else { throw .display("signalfd/timerfd: \(String(cString: strerror(errno)))") }
+        do throws(SystemCallError) {
+            signals = try systemCall("signalfd", on: "SIGINT SIGTERM SIGHUP SIGUSR1") { signalfd(-1, &mask, kiosk_SFD_CLOEXEC | kiosk_SFD_NONBLOCK) }
+            timer = try systemCall("timerfd_create", on: "CLOCK_MONOTONIC") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) }
+        } catch {
+            if signals < 0 { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
+            throw .loopFiles(error)
+        }
         fds.reserveCapacity(16)
     }
 
@@ -124,11 +128,16 @@ public enum KioskLoopError: Error, CustomStringConvertible {
     /// The config, the font or the scene is wrong: exit status 2.
     case config(String)
     /// The display cannot be driven: exit status 1.
-    case display(String)
+    case display(DisplayError)
+    /// The loop's own descriptors (signals, timer) cannot be made, such as when the process is out
+    /// of file descriptors: exit status 1. Not the display's fault, and not said to be.
+    case loopFiles(SystemCallError)
 
     public var description: String {
         switch self {
-        case .config(let s), .display(let s): s
+        case .config(let s): s
+        case .display(let error): error.description
+        case .loopFiles(let failure): "the loop's signals and timer cannot be set up: \(failure)"
         }
     }
 }

@@ -92,7 +92,7 @@ public final class KioskLoop {
     public internal(set) var stateStore: StateStore?
 
     /// Reads the config, opens the display and the touchscreen: `kiosk run`.
-    /// Throws `KioskLoopError.config` (exit status 2) or `.display` (exit status 1).
+    /// Throws `KioskLoopError.config` (exit status 2), `.display` or `.loopFiles` (exit status 1).
     public convenience init(options: Options, logger: Logger, logPump: LogPump?,
                             output makeOutput: ((DisplaySettings) throws(DisplayError) -> any FrameOutput)? = nil,
                             clock: any InstantClock = MonotonicClock()) throws(KioskLoopError) {
@@ -111,7 +111,7 @@ public final class KioskLoop {
                 output = try Self.openOutput(settings.display, sceneSize: Self.sceneSize(configuration), clock: clock)
             }
         } catch {
-            throw .display(error.description)
+            throw .display(error)
         }
         do {
             try self.init(configuration: configuration, options: options, logger: logger, logPump: logPump, output: output,
@@ -205,11 +205,11 @@ public final class KioskLoop {
                 if fds.count < fds.capacity { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
             }
             appendExtensionDescriptors()
-            let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) }
-            if ready < 0 && errno != EINTR {
+            let ready = systemCall { fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) } }
+            if case .failure(let errno) = ready {
                 // Never seen in practice (poll fails only on a bad array or no memory), but a loop
                 // that went round again at once would spin a core: say it, then wait a moment.
-                log.error("poll failed; retrying in 0.1 s", metadata: ["errno": "\(String(cString: strerror(errno)))"])
+                log.error("poll failed; retrying in 0.1 s", metadata: ["errno": "\(errno)"])
                 StageMeter.pause(milliseconds: 100)
             }
             if let ending = iterate() { return finish(ending) }

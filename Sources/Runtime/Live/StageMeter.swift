@@ -59,6 +59,11 @@ final class StageMeter {
     static func pause(milliseconds: Double) {
         var t = timespec(tv_sec: Int(milliseconds / 1000), tv_nsec: Int(milliseconds.truncatingRemainder(dividingBy: 1000) * 1e6))
         var left = timespec()
-        while nanosleep(&t, &left) != 0 && errno == EINTR { t = left }
+        // Interrupted, it sleeps what is left.
+        _ = systemCall {
+            let result = nanosleep(&t, &left)
+            t = left
+            return result
+        }
     }
 }
