@@ -96,10 +96,12 @@ public struct StateFile: Sendable {
         FileError(path: path, "cannot write the state file: \(step): \(TextFile.reason(code))")
     }
 
-    private static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
-        while true {
-            let result = call()
-            if result >= 0 || errno != EINTR { return result }
+    /// The call through KioskCore's one funnel (EINTR retried there); -1 on failure, with `errno`
+    /// still saying why for the message.
+    private static func retrying<T: BinaryInteger & SignedInteger>(_ call: () -> T) -> T {
+        switch systemCall(call) {
+        case .success(let result): result
+        case .failure: -1
         }
     }
 }
