@@ -301,6 +301,8 @@ def main():
     parser.add_argument("--short", action="store_true", help="the CI size: 200 reloads, 10 rounds of 50 taps")
     parser.add_argument("--kiosk", default=os.path.join(ROOT, ".build/debug/kiosk"))
     args = parser.parse_args()
+    # kiosk runs in a folder of its own: a path relative to where the soak was started must still find it.
+    args.kiosk = os.path.abspath(args.kiosk)
     soak = Soak(args)
     try:
         soak.start()
