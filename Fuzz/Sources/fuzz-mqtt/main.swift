@@ -31,11 +31,17 @@ fuzz { data in
     let level = KioskTopics.level(text)
     precondition(!level.isEmpty && level.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") },
                  "level \(level)")
-    let discovery = HomeAssistantDiscovery(topics: topics, deviceName: text, softwareVersion: text)
-    for m in discovery.messages([(text, kind)]) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(m.payload.utf8)) as? [String: Any],
-              object["unique_id"] is String else {
-            preconditionFailure("discovery payload is not JSON: \(m.payload)")
+    // Both forms: one device config whose every component (`cmps`) has its unique_id, or a config per entity.
+    for form in [HomeAssistantDiscovery.Form.device, .entity] {
+        let discovery = HomeAssistantDiscovery(topics: topics, form: form, deviceName: text, softwareVersion: text, hardwareVersion: text)
+        for m in discovery.messages([(text, kind)], labels: [text: text]) {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(m.payload.utf8)) as? [String: Any] else {
+                preconditionFailure("discovery payload is not JSON: \(m.payload)")
+            }
+            let entities = (object["cmps"] as? [String: Any]).map { Array($0.values) } ?? [object]
+            for entity in entities {
+                precondition((entity as? [String: Any])?["unique_id"] is String, "an entity without its unique_id: \(m.payload)")
+            }
         }
     }
     _ = ControlPayload.buttonState(taps: Int(first), label: text)
