@@ -29,6 +29,10 @@ struct ViewNames {
         byName[name] = (name, at)
         guard mqtt, !HomeAssistantDiscovery.components(kind).isEmpty else { return nil }
         let level = KioskTopics.level(name)
+        if KioskTopics.reservedLevels.contains(level) {
+            return "view '\(name)' has the MQTT name '\(level)', which the kiosk's own entities use (<topic_prefix>/\(level)/...; "
+                + "reserved: \(KioskTopics.reservedLevels.sorted().joined(separator: ", "))); rename it"
+        }
         if let first = byLevel[level] {
             return "view '\(name)' and view '\(first.name)' (\(first.at)) have the same MQTT name '\(level)': the same topics "
                 + "<topic_prefix>/\(level)/... and unique_ids <node>_\(level)_..., as every character outside A-Z a-z 0-9 _ - "

@@ -1,7 +1,7 @@
 /// A JSON object written key by key in a fixed order with fixed precision, so equal inputs give
 /// byte-identical text on every run and platform: the state, events and stats (Runtime, Control),
 /// and Home Assistant's discovery configs (MQTTProtocol).
-public struct JSONObject {
+public struct JSONObject: Sendable, Equatable {
     private var text = "{"
     private var first = true
     /// `{"a":1,"b":2}` rather than `{"a": 1, "b": 2}`: what goes over the network.
@@ -44,6 +44,14 @@ public struct JSONObject {
     public mutating func add(_ k: String, raw: String) {
         key(k)
         text += raw
+    }
+
+    /// Every member of `other`, after this one's, in its order (both compact, or both not).
+    public mutating func add(contentsOf other: JSONObject) {
+        guard !other.first else { return }
+        if !first { text += compact ? "," : ", " }
+        first = false
+        text += other.text.dropFirst()
     }
 
     public var json: String { text + "}" }

@@ -30,6 +30,13 @@ extension MQTTExtension {
         let batch = commands
         commands.removeAll(keepingCapacity: true)
         for (topic, payload) in batch {
+            if let level = topics.commandLevel(of: topic), let asked = Self.deviceCommand(level: level, payload: payload) {
+                switch asked {
+                case .failure(let error): refuse(topic, error.message)
+                case .success(let command): submit(command, topic: topic, target)
+                }
+                continue
+            }
             guard let level = topics.commandLevel(of: topic), let c = controls.first(where: { $0.level == level }) else {
                 refuse(topic, "no control of this kiosk has that topic; controls: "
                     + controls.map { topics.command($0.name) }.joined(separator: ", "))
@@ -44,13 +51,18 @@ extension MQTTExtension {
             case .success(.on(let on)): command = .setOn(view: c.name, on)
             case .success(.press): command = .press(view: c.name)
             }
-            nextTicket &+= 1
-            guard target.submit(command, source: .mqtt, requester: self, ticket: nextTicket) else {
-                counters.commandsDropped += 1
-                continue
-            }
-            waitingTopics.append((nextTicket, topic))
+            submit(command, topic: topic, target)
         }
+    }
+
+    /// Hands `command` (from `topic`) to the loop; dropped and counted when its queue is full.
+    private func submit(_ command: RemoteCommand, topic: String, _ target: CommandTarget) {
+        nextTicket &+= 1
+        guard target.submit(command, source: .mqtt, requester: self, ticket: nextTicket) else {
+            counters.commandsDropped += 1
+            return
+        }
+        waitingTopics.append((nextTicket, topic))
     }
 
     /// The loop applied a command from the broker (after every extension was served).

@@ -45,7 +45,8 @@ extension MQTTExtension {
 
     /// What the config announces now.
     var retained: RetainedTopics {
-        RetainedTopics(controls: controls.map { ($0.name, $0.kind) }, labels: labels, removed: removedEntities, discovery: settings.discovery != .off ? discovery : nil, topics: topics)
+        RetainedTopics(controls: controls.map { ($0.name, $0.kind) }, labels: labels, removed: removedEntities,
+                       deviceEntities: deviceEntities, discovery: settings.discovery != .off ? discovery : nil, topics: topics)
     }
 
     /// Clears what was announced and is no longer (an empty retained message each), sends the

@@ -72,6 +72,8 @@ public final class MQTTExtension: LoopExtension {
     var controls: [Control] = []
     /// The labels the config gives the controls, by view name (the entities' names).
     var labels: [String: String] = [:]
+    /// The kiosk's own entities (`deviceEntities(topics:configuration:)`), announced with the controls'.
+    var deviceEntities: [DeviceEntity] = []
     /// Entities removed by a reload, to be sent once in the device config as their platform alone.
     var removedEntities: [(component: String, view: String)] = []
     var commands: [(String, [UInt8])] = []
@@ -154,6 +156,7 @@ public final class MQTTExtension: LoopExtension {
     public func start(configuration: KioskConfiguration, scene: KioskScene, now: Instant) {
         controls = Self.controls(of: scene, keeping: [])
         labels = Self.labels(of: scene)
+        deviceEntities = Self.deviceEntities(topics: topics, configuration: configuration)
     }
 
     public func appendPollDescriptors(to fds: inout [pollfd]) {
@@ -202,6 +205,7 @@ public final class MQTTExtension: LoopExtension {
 
     public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] {
         takeViews(of: scene)
+        takeDeviceEntities(Self.deviceEntities(topics: topics, configuration: new))
         guard let next = new.mqtt else { return [] }
         if next.discovery != settings.discovery {
             settings.discovery = next.discovery

@@ -68,8 +68,9 @@ public struct HomeAssistantDiscovery: Sendable {
     /// `removed`: entities (platform, view) the device config had and no longer has, each sent
     /// once as its platform alone, which is how Home Assistant (2025.4) removes a device's
     /// component (one left out is kept).
+    /// `deviceEntities`: the kiosk's own entities (`DeviceEntity`), after the controls'.
     public func messages(_ views: [(name: String, kind: ViewKind)], labels: [String: String] = [:],
-                         removed: [(component: String, view: String)] = []) -> [Message] {
+                         removed: [(component: String, view: String)] = [], deviceEntities: [DeviceEntity] = []) -> [Message] {
         let entities = views.flatMap { v in
             Self.components(v.kind).map { (component: $0, view: v.name, title: Self.title(view: v.name, label: labels[v.name])) }
         }
@@ -77,11 +78,12 @@ public struct HomeAssistantDiscovery: Sendable {
         case .entity:
             return entities.map {
                 Message(topic: topics.discovery($0.component, $0.view), payload: config($0.component, view: $0.view, title: $0.title))
-            }
+            } + deviceEntities.map { Message(topic: topics.discovery($0.component, $0.level), payload: config($0)) }
         case .device:
-            guard !entities.isEmpty else { return [] }
+            guard !entities.isEmpty || !deviceEntities.isEmpty else { return [] }
             var components = JSONObject(compact: true)
-            for r in removed where !entities.contains(where: { $0.component == r.component && $0.view == r.view }) {
+            for r in removed where !entities.contains(where: { $0.component == r.component && $0.view == r.view })
+                && !deviceEntities.contains(where: { $0.component == r.component && $0.level == r.view }) {
                 components.add(Self.componentID(r.component, view: r.view), raw: "{\"p\":\(JSONString.quoted(r.component))}")
             }
             for e in entities {
@@ -89,6 +91,12 @@ public struct HomeAssistantDiscovery: Sendable {
                 c.add("p", e.component)
                 entityKeys(e.component, view: e.view, title: e.title, into: &c)
                 components.add(Self.componentID(e.component, view: e.view), raw: c.json)
+            }
+            for e in deviceEntities {
+                var c = JSONObject(compact: true)
+                c.add("p", e.component)
+                deviceEntityKeys(e, into: &c)
+                components.add(Self.componentID(e.component, view: e.level), raw: c.json)
             }
             var j = JSONObject(compact: true)
             j.add("dev", raw: device)
@@ -140,6 +148,24 @@ public struct HomeAssistantDiscovery: Sendable {
         j.add("o", raw: origin)
         availability(into: &j)
         return j.json
+    }
+
+    /// One device entity's config in the per-entity form, as JSON.
+    public func config(_ entity: DeviceEntity) -> String {
+        var j = JSONObject(compact: true)
+        deviceEntityKeys(entity, into: &j)
+        j.add("device", raw: device)
+        j.add("o", raw: origin)
+        availability(into: &j)
+        return j.json
+    }
+
+    /// A device entity's keys, the same in either form: its name and unique_id
+    /// (`<node>_<level>_<component>`, as a control's), then its own.
+    func deviceEntityKeys(_ e: DeviceEntity, into j: inout JSONObject) {
+        j.add("name", e.name)
+        j.add("unique_id", "\(topics.nodeID)_\(e.level)_\(e.component)")
+        j.add(contentsOf: e.keys)
     }
 
     /// The keys of one entity, the same in either form.

@@ -41,6 +41,13 @@ public struct KioskTopics: Sendable, Equatable {
         return String(middle)
     }
 
+    /// The topic levels of the kiosk's own entities (`DeviceEntity`): no control may be named so
+    /// that its level is one of these (the config refuses it, naming the view).
+    public static let reservedLevels: Set<String> = [
+        "display", "blank_after", "last_touch", "screenshot", "diagnostics",
+        "fps", "latency_p99", "overruns", "touchscreen", "started", "cpu_temperature", "mqtt_dropped",
+    ]
+
     /// `name` as one topic level and a Home Assistant id: `[A-Za-z0-9_-]`, others made `_`.
     public static func level(_ name: String) -> String {
         let mapped = String(name.unicodeScalars.map { u -> Character in

@@ -33,11 +33,13 @@ public struct RetainedTopics: Equatable, Sendable {
 
     /// `labels`: the views' labels in the config, by name (the entities' names).
     /// `removed`: the device config's entities to remove (`HomeAssistantDiscovery.messages`).
+    /// `deviceEntities`: the kiosk's own entities; their retained topics are among `states`.
     public init(controls: [(name: String, kind: ViewKind)], labels: [String: String] = [:],
-                removed: [(component: String, view: String)] = [], discovery: HomeAssistantDiscovery?, topics: KioskTopics) {
+                removed: [(component: String, view: String)] = [], deviceEntities: [DeviceEntity] = [],
+                discovery: HomeAssistantDiscovery?, topics: KioskTopics) {
         availability = topics.availability
-        states = controls.map { topics.state($0.name) }
-        self.discovery = discovery?.messages(controls, labels: labels, removed: removed) ?? []
+        states = controls.map { topics.state($0.name) } + deviceEntities.flatMap(\.retainedTopics)
+        self.discovery = discovery?.messages(controls, labels: labels, removed: removed, deviceEntities: deviceEntities) ?? []
     }
 
     /// Every retained topic, for `AnnouncementMemory`.

@@ -36,6 +36,19 @@ import Testing
             + "as every character outside A-Z a-z 0-9 _ - becomes '_'; rename one")
     }
 
+    /// The kiosk's own entities (the display, diagnostics, the screenshot) have topic levels no
+    /// control may take; without [mqtt] any view may.
+    @Test func aControlNamedAsTheKiosksOwnEntitiesIsRefused() throws {
+        let text = scene([("display", "switch")])
+        let e = try #require(refusal(text))
+        #expect(e.key == "view \"display\".name")
+        #expect(e.message.hasPrefix("view 'display' has the MQTT name 'display', which the kiosk's own entities use"), "\(e)")
+        #expect(e.line == line(of: "name = \"display\"", in: text))
+        #expect(refusal(scene([("Screen shot", "button")])) == nil)
+        #expect(try #require(refusal(scene([("last touch", "slider")]))).message.contains("MQTT name 'last_touch'"))
+        #expect(refusal(scene([("display", "switch")], mqtt: false)) == nil)
+    }
+
     @Test(arguments: [
         [("door 1", "slider"), ("door/1", "switch")],
         [("héllo", "button"), ("h_llo", "slider")],

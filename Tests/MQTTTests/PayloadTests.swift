@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 import MQTTProtocol
 import Scene
 import Testing
@@ -186,5 +187,43 @@ import Testing
         #expect(Set(cmps.keys) == ["lamp_switch", "slider_number"])
         #expect(cmps["lamp_switch"]?.count == 1 && cmps["lamp_switch"]?["p"] as? String == "switch")
         #expect(cmps["slider_number"]?["name"] as? String == "Slider", "a view that is back is whole")
+    }
+
+    /// The kiosk's own entities (`DeviceEntity`) go with the controls' in either form: in the
+    /// device config's `cmps` by `<level>_<platform>`, or each in its own config; the unique_id is
+    /// `<node>_<level>_<platform>`, the entity's own keys follow; a retained topic it names is
+    /// announced with the controls' states; one removed by a reload is its platform alone.
+    @Test func deviceEntitiesGoWithTheControls() throws {
+        var keys = JSONObject(compact: true)
+        keys.add("state_topic", Self.topics.state("display"))
+        keys.add("entity_category", "diagnostic")
+        let display = DeviceEntity(component: "light", level: "display", name: "Display", keys: keys,
+                                   retainedTopics: [Self.topics.state("display")])
+        let d = HomeAssistantDiscovery(topics: Self.topics, deviceName: "kiosk hall", softwareVersion: "1.0")
+        let m = d.messages([("slider", .slider)], deviceEntities: [display])
+        #expect(m.count == 1)
+        let j = try #require(try JSONSerialization.jsonObject(with: Data(m[0].payload.utf8)) as? [String: Any])
+        let cmps = try #require(j["cmps"] as? [String: [String: Any]])
+        #expect(Set(cmps.keys) == ["slider_number", "display_light"])
+        let light = try #require(cmps["display_light"])
+        #expect(light["p"] as? String == "light" && light["name"] as? String == "Display")
+        #expect(light["unique_id"] as? String == "kiosk-hall_display_light")
+        #expect(light["state_topic"] as? String == "kiosk/hall/display/state" && light["entity_category"] as? String == "diagnostic")
+
+        // Alone, with no control, the device is still announced.
+        #expect(d.messages([], deviceEntities: [display]).count == 1)
+        #expect(d.messages([]).isEmpty)
+
+        let e = d.with(form: .entity).messages([("slider", .slider)], deviceEntities: [display])
+        #expect(e.map(\.topic) == ["homeassistant/number/kiosk-hall/slider/config", "homeassistant/light/kiosk-hall/display/config"])
+        let one = try #require(try JSONSerialization.jsonObject(with: Data(e[1].payload.utf8)) as? [String: Any])
+        #expect(one["unique_id"] as? String == "kiosk-hall_display_light" && one["device"] != nil && one["availability_topic"] != nil)
+
+        let retained = RetainedTopics(controls: [("slider", .slider)], deviceEntities: [display], discovery: d, topics: Self.topics)
+        #expect(retained.all.contains("kiosk/hall/display/state"))
+
+        let gone = d.messages([("slider", .slider)], removed: [("light", "display")])
+        let after = try #require(try JSONSerialization.jsonObject(with: Data(gone[0].payload.utf8)) as? [String: Any])
+        #expect((after["cmps"] as? [String: [String: Any]])?["display_light"]?.count == 1)
     }
 }

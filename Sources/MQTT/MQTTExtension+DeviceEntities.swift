@@ -1,0 +1,34 @@
+import KioskConfig
+import KioskCore
+import MQTTProtocol
+import Runtime
+
+// The kiosk's own entities in Home Assistant (`DeviceEntity`): announced with the controls', their
+// retained topics remembered and cleared as the controls' are, their commands applied as a
+// finger's changes.
+extension MQTTExtension {
+    /// The kiosk's own entities under `configuration`, in the order Home Assistant lists them.
+    /// Each part of the kiosk that has one adds it here, built in a file of its own.
+    static func deviceEntities(topics: KioskTopics, configuration: KioskConfiguration) -> [DeviceEntity] {
+        []
+    }
+
+    /// The command a device entity's command topic (`<prefix>/<level>/set`) asks for; nil when
+    /// no device entity takes commands at `level`; a failure says what is wrong with `payload`.
+    static func deviceCommand(level: String, payload: [UInt8]) -> Result<RemoteCommand, RemoteCommandError>? {
+        nil
+    }
+
+    /// A start's or a reload's entities: the ones gone are removed from Home Assistant, and the
+    /// retained messages brought in line with what is announced now.
+    func takeDeviceEntities(_ entities: [DeviceEntity]) {
+        guard entities != deviceEntities else { return }
+        for e in deviceEntities where !entities.contains(where: { $0.component == e.component && $0.level == e.level }) {
+            removedEntities.append((e.component, e.level))
+        }
+        deviceEntities = entities
+        retainedOutOfLine = true
+        if settings.discovery == .device { discoveryWanted = .all }
+        if settings.discovery == .entity, discoveryWanted == .none { discoveryWanted = .missing }
+    }
+}
