@@ -136,3 +136,26 @@ let package = Package(
         .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )
+
+// KIOSK_TEST_TARGETS=A,B,... (Tests/arm64/check.sh's aarch64 test run, issue 22): only those test
+// targets and what they import, so that a cross build compiles no more than the tests it runs.
+// A test target's dependency on the kiosk executable is dropped: its command tests then run the
+// kiosk that the runner finds beside it (check.sh puts the aarch64 release build there).
+if let only = Context.environment["KIOSK_TEST_TARGETS"] {
+    let tests = Set(only.split(separator: ",").map(String.init))
+    func name(_ dependency: Target.Dependency) -> String? {
+        switch dependency {
+        case .targetItem(let name, _), .byNameItem(let name, _): return name
+        default: return nil
+        }
+    }
+    var keep = Set<String>(), todo = Array(tests)
+    while let next = todo.popLast() {
+        guard keep.insert(next).inserted, let target = package.targets.first(where: { $0.name == next }) else { continue }
+        if tests.contains(next) { target.dependencies.removeAll { name($0) == "kiosk" } }
+        todo += target.dependencies.compactMap { name($0) }
+        for case .plugin(let plugin, nil) in target.plugins ?? [] { todo.append(plugin) }
+    }
+    package.targets.removeAll { !keep.contains($0.name) }
+    package.products = []
+}

@@ -14,7 +14,9 @@
 #                          Debian's C libraries (libc6, libstdc++6, libgcc-s1, libevdev2, libmtdev1,
 #                          libdrm2, libcairo2, libfreetype6, libmosquitto1): what a .deb ships
 #   --tests                debug build of kiosk and every test target, for running the pure-logic
-#                          tests under qemu-user: .build-arm64-tests/debug/kioskPackageTests.xctest
+#                          tests under qemu-user: .build-arm64-tests/debug/kioskPackageTests.xctest;
+#                          with KIOSK_TEST_TARGETS=A,B,... only those test targets and what they
+#                          import (Package.swift's end), without kiosk itself
 #
 # The last line printed on standard output is the built file's path. Compiler warnings in the
 # project's own code are printed and make the build fail (status 3), as in .ci/run.
@@ -59,7 +61,7 @@ trap 'rm -f "$log"' EXIT
 # it the amd64 ones win and the link fails ("incompatible with elf64-x86-64").
 status=0
 PKG_CONFIG_PATH=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
-    "$here/trixie-root.sh" run swift build --scratch-path "$scratch" "${flags[@]}" > "$log" 2>&1 || status=$?
+    "$here/trixie-root.sh" run env ${KIOSK_TEST_TARGETS:+"KIOSK_TEST_TARGETS=$KIOSK_TEST_TARGETS"} swift build --scratch-path "$scratch" "${flags[@]}" > "$log" 2>&1 || status=$?
 tail -n 5 "$log" >&2
 if [ "$status" -ne 0 ]; then
     cat "$log" >&2
