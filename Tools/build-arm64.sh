@@ -13,8 +13,8 @@
 #                          Dispatch) linked in: .build-arm64-static/release/kiosk, which needs only
 #                          Debian's C libraries (libc6, libstdc++6, libgcc-s1, libevdev2, libmtdev1,
 #                          libdrm2, libcairo2, libfreetype6, libmosquitto1): what a .deb ships
-#   --tests                debug build of kiosk and every test target, for running the pure-logic
-#                          tests under qemu-user: .build-arm64-tests/debug/kioskPackageTests.xctest;
+#   --tests                debug build (optimised, -O) of kiosk and every test target, for running
+#                          the pure-logic tests under qemu-user: .build-arm64-tests/debug/kioskPackageTests.xctest;
 #                          with KIOSK_TEST_TARGETS=A,B,... only those test targets and what they
 #                          import (Package.swift's end), without kiosk itself
 #
@@ -40,7 +40,9 @@ done
 resource=/opt/arm64-swift/usr/libexec/swift/lib/swift
 if [ -n "$tests" ]; then
     scratch=.build-arm64-tests
-    flags=(--build-tests)
+    # Optimised (-O after the debug configuration's -Onone; testing stays enabled for @testable):
+    # emulated, the pure-logic tests run in 43 s instead of 326 s, for 3.5 more CPU minutes of build.
+    flags=(--build-tests -Xswiftc -O)
     out=$scratch/debug/kioskPackageTests.xctest
 elif [ -n "$static" ]; then
     scratch=.build-arm64-static
