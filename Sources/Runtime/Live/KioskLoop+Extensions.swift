@@ -57,7 +57,7 @@ extension KioskLoop: CommandTarget {
 
     /// Each extension's descriptors, after the loop's own (poll()'s array, reused every wake-up).
     func appendExtensionDescriptors() {
-        for e in extensions.installed { e.appendPollDescriptors(to: &fds) }
+        for e in extensions.installed { e.appendPollDescriptors(to: &pollLoop.fds) }
     }
 
     /// After poll(): the synthetic touches that fell due, then each extension's descriptors and
@@ -69,7 +69,7 @@ extension KioskLoop: CommandTarget {
         // What the panel's frames did so far this wake-up was a finger's.
         extensions.mark(scene.events.count, .touch)
         playSyntheticTouches(through: now)
-        fds.withUnsafeBufferPointer { ready in
+        pollLoop.fds.withUnsafeBufferPointer { ready in
             for e in extensions.installed { e.service(ready, now: now, target: self) }
         }
         applySubmittedCommands(at: now)
