@@ -52,8 +52,11 @@ struct ScreenshotOnBrokerTests {
         #expect(kiosk.process.waitFor(containing: "mqtt: connected"), "\(kiosk.process.text)")
         // Announced: the image (Home Assistant's `image_topic` and `content_type`) and its button.
         let device = "homeassistant/device/kiosk-test/config"
-        let retained = try broker.retained([device])
-        let json = try #require(try JSONSerialization.jsonObject(with: Data((retained[device] ?? "").utf8)) as? [String: Any])
+        let sub = try broker.subscribe([device])
+        #expect(sub.waitFor(containing: "\(device) {"), "the device config missing: \(sub.text)")
+        let line = try #require(sub.lines.first { $0.hasPrefix("\(device) ") })
+        sub.stop(SIGKILL)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.dropFirst(device.count + 1).utf8)) as? [String: Any])
         let cmps = try #require(json["cmps"] as? [String: [String: Any]])
         let image = try #require(cmps["screenshot_image"])
         #expect(image["p"] as? String == "image")

@@ -40,10 +40,10 @@ final class ScreenshotLoopTests {
     /// until it handed out one more screenshot.
     func awaitScreenshot() -> Result<Screenshot, ScreenshotError>? {
         let before = recorder.results.count
-        for _ in 0..<200 where recorder.results.count == before {
+        for _ in 0..<50 where recorder.results.count == before {
             var fds: [pollfd] = []
             job.appendPollDescriptors(to: &fds)
-            if !fds.isEmpty { _ = poll(&fds, nfds_t(fds.count), 5000) }
+            if !fds.isEmpty { _ = poll(&fds, nfds_t(fds.count), 1000) }
             run.loop.serviceExtensions()
         }
         return recorder.results.count > before ? recorder.results.last : nil

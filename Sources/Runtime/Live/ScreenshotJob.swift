@@ -74,6 +74,8 @@ final class ScreenshotJob {
 
     init(limits: Limits = Limits()) { self.limits = limits }
 
+    deinit { cancel() }
+
     var inFlight: Bool { child != nil }
 
     /// Starts encoding `frame` as it is at `now`, joins the encode in flight, or says why not.
