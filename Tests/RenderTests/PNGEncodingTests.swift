@@ -1,3 +1,4 @@
+import Foundation
 import KioskCore
 import Render
 import Testing
@@ -43,6 +44,22 @@ struct PNGEncodingTests {
         #expect(waitpid(pid, &status, 0) == pid)
         #expect(status == 0)
         #expect(bytes == (try frame().pngData()))
+    }
+
+    /// An RGB565 panel's shadow buffer: the same PNG as its SIGUSR1 screenshot file (cairo widens it).
+    @Test func anRGB565FrameIsTheSamePNGAsItsScreenshotFile() throws {
+        let b = try PixelBuffer(width: 320, height: 240, format: .rgb565)
+        for y in 0..<b.height {
+            let row = (b.bytes + y * b.stride).assumingMemoryBound(to: UInt16.self)
+            for x in 0..<b.width { row[x] = UInt16(truncatingIfNeeded: x &* 977 ^ y &* 131) }
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-png565-\(getpid()).png").path
+        defer { unlink(path) }
+        try b.writePNG(to: path)
+        let file = try #require(FileManager.default.contents(atPath: path))
+        let png = try b.pngData()
+        #expect(png == [UInt8](file))
+        #expect(try PixelBuffer(png: png).width == 320)
     }
 
     @Test func bytesThatAreNoPNGAreRefusedSayingSo() {
