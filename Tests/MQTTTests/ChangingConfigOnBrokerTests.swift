@@ -99,9 +99,14 @@ struct ChangingConfigOnBrokerTests {
             topics.insert("\(prefix)/\(c.name)/state")
             if discovery == "entity" { for k in c.components { topics.insert("homeassistant/\(k)/kiosk-test/\(c.name)/config") } }
         }
-        if discovery == "device", !controls.isEmpty { topics.insert(deviceConfig) }
+        if discovery == "entity" { for e in deviceEntities { topics.insert("homeassistant/\(e.component)/kiosk-test/\(e.level)/config") } }
+        // The kiosk's own entities are always there: the device config too.
+        if discovery == "device" { topics.insert(deviceConfig) }
         return topics
     }
+
+    /// The kiosk's own entities (`DeviceEntity`), in every config.
+    static let deviceEntities: [(component: String, level: String)] = [("image", "screenshot"), ("button", "screenshot")]
 
     static let deviceConfig = "homeassistant/device/kiosk-test/config"
 
@@ -109,7 +114,7 @@ struct ChangingConfigOnBrokerTests {
     /// message: the broker deletes them), and the device config (when retained) holds exactly
     /// `controls`' components.
     static func expectRetained(_ expected: Set<String>, controls: [View] = [], on broker: Broker, _ step: String) throws {
-        let components = Set(controls.flatMap { c in c.components.map { "\(c.name)_\($0)" } })
+        let components = Set(controls.flatMap { c in c.components.map { "\(c.name)_\($0)" } } + deviceEntities.map { "\($0.level)_\($0.component)" })
         var seen: [String: String] = [:]
         func inDevice() -> Set<String>? {
             guard let payload = seen[deviceConfig],
