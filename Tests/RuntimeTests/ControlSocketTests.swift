@@ -86,10 +86,13 @@ final class ControlSocketTests {
         run.loop.tick(at: run.clock.now)
     }
 
+    /// How far each wake-up moves the virtual clock: a frame, unless a test holds it still.
+    var frame = 1.0 / 60
+
     /// One wake-up of the loop, `run()`'s own, waiting up to `milliseconds` in poll(); the
-    /// virtual clock a frame on.
+    /// virtual clock `frame` on.
     func pump(milliseconds: Int32 = 20) {
-        run.clock.now = run.clock.now.adding(seconds: 1.0 / 60)
+        run.clock.now = run.clock.now.adding(seconds: frame)
         _ = run.loop.runOnce(milliseconds: milliseconds)
     }
 
