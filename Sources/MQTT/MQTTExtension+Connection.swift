@@ -84,6 +84,7 @@ extension MQTTExtension {
         send(topics.availability, "online", qos: 1, retain: true)
         discoveryWanted = discovery ? .all : .none
         retainedOutOfLine = true
+        diagnosticsDue = true
         // Every state again: what changed while disconnected, and whatever the broker lost.
         for i in controls.indices { controls[i].published = nil }
     }
