@@ -17,6 +17,7 @@ extension MQTTExtension {
                 c.published = p.published
                 c.publishedFrom = p.publishedFrom
                 c.publishedAt = p.publishedAt
+                c.publishedLabel = p.publishedLabel
             }
             return c
         }
@@ -75,7 +76,8 @@ extension MQTTExtension {
         discoveryWanted = .none
     }
 
-    /// Publishes each control whose state differs from what was last sent: at once, but while a
+    /// Publishes each control whose state differs from what was last sent (and a button's label
+    /// on its own topic, at once): at once, but while a
     /// finger holds the control no sooner than `state_interval` after its last state (the change
     /// is then due at that moment, and `nextDeadline` wakes the loop for it). The lift publishes
     /// at once: the finger no longer holds it.
@@ -85,6 +87,11 @@ extension MQTTExtension {
             let c = controls[i]
             guard c.index < scene.views.count, scene.views[c.index].name == c.name else { continue }
             let v = scene.views[c.index]
+            if c.kind == .button, c.publishedLabel != v.label {
+                controls[i].publishedLabel = v.label
+                send(topics.label(c.name), v.label, retain: true)
+                guard isConnected else { return }
+            }
             let source = StateSource(value: v.value, isOn: v.isOn, taps: v.taps, label: v.label)
             if c.published != nil, c.publishedFrom == source {
                 controls[i].dueAt = nil

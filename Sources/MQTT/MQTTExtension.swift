@@ -111,6 +111,8 @@ public final class MQTTExtension: LoopExtension {
         var publishedAt: Instant?
         /// A finger's change held back by `state_interval`: sent then (the loop wakes for it).
         var dueAt: Instant?
+        /// A button's label last published on `<prefix>/<view>/label`; nil: to send.
+        var publishedLabel: String?
     }
 
     /// A control's state as the view holds it, compared before any payload is formatted.

@@ -21,7 +21,7 @@ struct ChangingConfigOnBrokerTests {
             switch kind {
             case "switch": ["switch"]
             case "slider": ["number"]
-            case "button": ["event", "button"]
+            case "button": ["event", "button", "text"]
             default: []
             }
         }
@@ -91,12 +91,14 @@ struct ChangingConfigOnBrokerTests {
         }
     }
 
-    /// The retained topics `controls` are announced on: availability, their states, and with
+    /// The retained topics `controls` are announced on: availability, their states (a button's
+    /// label too), and with
     /// discovery their configs: the device's one (`discovery = "device"`) or one per entity (`"entity"`).
     static func announced(_ controls: [View], discovery: String? = "device", prefix: String = prefix) -> Set<String> {
         var topics: Set<String> = ["\(prefix)/availability"]
         for c in controls {
             topics.insert("\(prefix)/\(c.name)/state")
+            if c.kind == "button" { topics.insert("\(prefix)/\(c.name)/label") }
             if discovery == "entity" { for k in c.components { topics.insert("homeassistant/\(k)/kiosk-test/\(c.name)/config") } }
         }
         if discovery == "device", !controls.isEmpty { topics.insert(deviceConfig) }

@@ -108,7 +108,7 @@ struct DiagnosticsOnBrokerTests {
         #expect(first["latency_p99"] is NSNull && first["overruns"] as? Int == 0 && first["mqtt_dropped"] as? Int == 0)
         #expect(first["cpu_temperature"] is NSNull == (HostFacts().cpuTemperature() == nil))
         let started = try #require(first["started"] as? String)
-        let date = try #require(ISO8601DateFormatter().date(from: started), started)
+        let date = try #require(ISO8601DateFormatter().date(from: started), "\(started)")
         #expect(abs(date.timeIntervalSinceNow) < 600, "\(started)")
 
         // 4.9 s of kiosk's time: nothing more; at 5 s the stats line and the message.
