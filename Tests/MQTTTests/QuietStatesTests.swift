@@ -23,10 +23,12 @@ struct QuietStatesTests {
         return ControlPayload.percentState(h.loop.scene.views[id.rawValue].value)
     }
 
-    /// Connected, with the slider's first state on the broker and in `sub`.
+    /// Connected, with the slider's first state on the broker and in `sub`, a second ago.
     func connected(_ h: VirtualLoopOnBroker, _ sub: LineProcess) {
         #expect(h.run { h.mqtt.isConnected }, "\(h.handler.entries.map(\.message))")
         #expect(h.run { states(sub) == ["50.0"] }, "\(sub.text)")
+        h.clock.advance(by: 1)
+        h.wake()
     }
 
     @Test func aHalfSecondSwipeSendsAtMostSixStatesTheLastOnTheGlass() throws {
@@ -76,7 +78,12 @@ struct QuietStatesTests {
         #expect(h.run { states(sub).last == held }, "\(states(sub))")
         #expect(h.loop.scene.isHeld(id), "the finger is still down")
         #expect(h.mqtt.nextDeadline.map { $0 > due } ?? true, "nothing more is due")
+        // A change right before the lift is held back; the lift, a frame later, sends it at once.
+        h.fingers.move([finger: Point(x: knob.x + 40, y: knob.y)])
         h.fingers.up([finger])
+        let final = try sliderOnGlass(h)
+        #expect(final != held && h.clock.now < due.adding(seconds: 0.25))
+        #expect(h.run { states(sub).last == final }, "at the lift, on kiosk's clock: \(states(sub))")
     }
 
     /// Commands from the broker are not a finger: each one's state goes out at once, however close.
