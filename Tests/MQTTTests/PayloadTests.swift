@@ -67,6 +67,16 @@ import Testing
         #expect(t.retainedStates("slider", kind: .slider) == ["kiosk/hall/slider/state"])
     }
 
+    /// ViewNames' reasoning: no control's component name ends another's (after a `_`), so two
+    /// views' unique_ids `<node>_<level>_<component>` meet only when their levels do.
+    @Test func noControlsComponentEndsAnother() {
+        let all = Set([ViewKind.toggle, .slider, .button, .canvas, .square].flatMap(HomeAssistantDiscovery.components))
+        #expect(all == ["switch", "number", "event", "button", "text"])
+        for a in all {
+            for b in all where a != b { #expect(!a.hasSuffix("_" + b) && !a.hasSuffix(b), "\(a) ends with \(b)") }
+        }
+    }
+
     /// A label from Home Assistant: UTF-8, one line, at most 200 characters (a character may be
     /// several bytes); longer is refused unread.
     @Test func labels() {
