@@ -47,6 +47,9 @@ public protocol CommandTarget: AnyObject {
     /// `ticket`). Its events are published with `source` once, at the end of the wake-up, after
     /// all of its changes. False, and nothing queued, when the queue is full.
     func submit(_ command: RemoteCommand, source: ChangeSource, requester: LoopExtension, ticket: Int) -> Bool
+    /// The loop's health as the last stats line measured it, with the touchscreen and the start
+    /// time (read-only; MQTT's diagnostics).
+    var diagnostics: LoopDiagnostics { get }
 }
 
 /// Something beyond the touchscreen and the display that the loop serves from its one `poll()`:
@@ -85,6 +88,9 @@ public protocol LoopExtension: AnyObject {
     func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant)
     /// Its counters for the stats line, as (key, value) pairs: what it served, dropped, failed.
     var statsFields: [(String, String)] { get }
+    /// The stats line was just written (every `[log] stats_interval`): `target.diagnostics` holds
+    /// its figures. Called by the loop after the timers stage, never inside `service`.
+    func statsReported(now: Instant, target: CommandTarget)
 }
 
 extension LoopExtension {
@@ -93,4 +99,5 @@ extension LoopExtension {
     public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] { [] }
     public var statsFields: [(String, String)] { [] }
     public func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant) {}
+    public func statsReported(now: Instant, target: CommandTarget) {}
 }
