@@ -14,6 +14,8 @@ public struct ControlRequest: Sendable, Equatable {
         case unsubscribe
         case tap(Point)
         case swipe(from: Point, to: Point, seconds: Double)
+        /// A PNG of the frame the panel shows, in the reply (`ControlReply.screenshot`).
+        case screenshot
     }
 
     /// The events a client may subscribe to.
@@ -26,7 +28,7 @@ public struct ControlRequest: Sendable, Equatable {
     /// The request's `id` as it was written (a JSON number or string), echoed in the reply.
     public var id: String?
 
-    public static let commands = ["get_state", "set", "subscribe", "unsubscribe", "tap", "swipe"]
+    public static let commands = ["get_state", "set", "subscribe", "unsubscribe", "tap", "swipe", "screenshot"]
     /// A swipe's duration when the request gives none, as adb's `input swipe`.
     public static let defaultSwipeSeconds = 0.3
     /// The longest request line read; a longer one is refused whole.
@@ -160,6 +162,8 @@ private struct Fields: Decodable {
             return .subscribe(kinds)
         case "unsubscribe":
             return .unsubscribe
+        case "screenshot":
+            return .screenshot
         case "tap":
             guard let x, let y else { throw problem("tap: give \"x\" and \"y\" (screen pixels)") }
             return .tap(Point(x: x, y: y))

@@ -261,6 +261,50 @@ def find(ha, domain, needle):
     raise LookupError(f"no {domain} entity for '{needle}' among {entities_by_domain(ha).get(domain, [])}")
 
 
+def check_screenshot(ha, report):
+    """Issue 23 item 5: the Screenshot button makes kiosk publish a PNG, and the image entity serves it."""
+    def screenshot():
+        button, image = "button.kiosk_check_screenshot", "image.kiosk_check_screen"
+        if ha.state(button) is None or ha.state(image) is None:
+            raise AssertionError(f"no {button} or {image} among {ha.mqtt_entities()}")
+        before = (ha.state(image) or {}).get("state")
+        ha.call("button", "press", entity_id=button)
+        wait_for("the image updated", 15,
+                 lambda: (ha.state(image) or {}).get("state") not in (None, "unknown", "unavailable", before))
+        req = urllib.request.Request(ha.base + f"/api/image_proxy/{image}", headers={"Authorization": f"Bearer {ha.token}"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            data, kind = r.read(), r.headers.get("Content-Type")
+        if not data.startswith(b"\x89PNG\r\n\x1a\n") or kind != "image/png":
+            raise AssertionError(f"{len(data)} bytes of {kind}: {data[:16]!r}")
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        return f"{image}: {width}x{height}, {len(data)} bytes of {kind}"
+    report.check("the Screenshot button publishes the panel's frame, and the image entity serves it as a PNG", screenshot)
+
+
+def label_and_diagnostic_checks(ha, kiosk, report):
+    """The button's label as a `text` entity both ways; the diagnostics sensors fed at the stats line."""
+    def label_both_ways():
+        entity = find(ha, "text", "label")
+        ha.call("text", "set_value", entity_id=entity, value="Open")
+        wait_for("the label 'Open' on the glass", 10, lambda: (kiosk.view("button") or {}).get("label") == "Open")
+        kiosk.ask({"command": "set", "view": "button", "label": "Press"})
+        wait_for("the label 'Press' in Home Assistant", 10, lambda: (ha.state(entity) or {}).get("state") == "Press")
+        return entity
+    report.check("the button's label works both ways (text)", label_both_ways)
+
+    def diagnostics_arrive():
+        fps, started = find(ha, "sensor", "frame_rate"), find(ha, "sensor", "started")
+        touchscreen = find(ha, "binary_sensor", "touchscreen")
+        # Not retained: the first message after Home Assistant subscribed is the next stats line (1 s).
+        wait_for("the diagnostics", 20, lambda: (ha.state(fps) or {}).get("state") not in (None, "unknown", "unavailable"))
+        float(ha.state(fps)["state"])
+        when = ha.state(started)["state"]
+        if "T" not in when or ha.state(touchscreen)["state"] != "off":
+            raise AssertionError(f"started {when!r}, touchscreen {ha.state(touchscreen)}")
+        return f"{fps} {ha.state(fps)['state']}, {started} {when}, {touchscreen} off"
+    report.check("the diagnostics arrive (frame rate, start time, the touchscreen)", diagnostics_arrive)
+
+
 def run_checks(args, report, work):
     broker_port, ha_port = free_port(), free_port()
     conf = os.path.join(work, "mosquitto.conf")
@@ -319,6 +363,8 @@ def run_checks(args, report, work):
             wait_for("the press as an event in Home Assistant", 10, lambda: (ha.state(event) or {}).get("state") != before)
             return f"{entity} -> {event}"
         report.check("a press from Home Assistant fires the button's event", button_press)
+        check_screenshot(ha, report)
+        label_and_diagnostic_checks(ha, kiosk, report)
 
         def names():
             want = {"switch.kiosk_check_switch": ("kiosk check Switch", "switch"),

@@ -26,6 +26,9 @@ public enum RemoteCommand: Sendable, Equatable {
     /// Synthetic touches through the panel's path (decision trace included), at scene coordinates.
     case tap(Point)
     case swipe(from: Point, to: Point, seconds: Double)
+    /// A PNG of the frame the panel shows, made without blocking the loop: accepted now, and
+    /// handed to every extension's `screenshotTaken` once encoded (KioskLoop+Screenshots.swift).
+    case screenshot
 }
 
 /// Why a remote command was refused: said to the one who asked; nothing changed.
@@ -44,6 +47,9 @@ public protocol CommandTarget: AnyObject {
     /// `ticket`). Its events are published with `source` once, at the end of the wake-up, after
     /// all of its changes. False, and nothing queued, when the queue is full.
     func submit(_ command: RemoteCommand, source: ChangeSource, requester: LoopExtension, ticket: Int) -> Bool
+    /// The loop's health as the last stats line measured it, with the touchscreen and the start
+    /// time (read-only; MQTT's diagnostics).
+    var diagnostics: LoopDiagnostics { get }
 }
 
 /// Something beyond the touchscreen and the display that the loop serves from its one `poll()`:
@@ -76,8 +82,15 @@ public protocol LoopExtension: AnyObject {
     func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String]
     /// The loop is ending (a signal): last words, without blocking for long.
     func stop(now: Instant)
+    /// A screenshot asked for (by any extension) was encoded, or failed: called by the loop once
+    /// per encode, before the extensions are served, for every extension; each one that asked
+    /// answers its own (the socket's client, MQTT's image topic).
+    func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant)
     /// Its counters for the stats line, as (key, value) pairs: what it served, dropped, failed.
     var statsFields: [(String, String)] { get }
+    /// The stats line was just written (every `[log] stats_interval`): `target.diagnostics` holds
+    /// its figures. Called by the loop after the timers stage, never inside `service`.
+    func statsReported(now: Instant, target: CommandTarget)
 }
 
 extension LoopExtension {
@@ -85,4 +98,6 @@ extension LoopExtension {
     public func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant) {}
     public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] { [] }
     public var statsFields: [(String, String)] { [] }
+    public func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant) {}
+    public func statsReported(now: Instant, target: CommandTarget) {}
 }
