@@ -61,8 +61,8 @@ pure_targets=GesturesTests,InputEventsTests,MultitouchATests,SceneTests,KioskCon
 # (random scenes, every frame redrawn whole and by damage: 500 s) and TransformFrameTests (70 s).
 # Skipped: the one test that copies kiosk out of the checkout (the copy here is the script below,
 # which still runs the checkout's kiosk).
-pure_filter='GesturesTests\.|InputEventsTests\.|MultitouchATests\.|SceneTests\.|KioskConfigTests\.|RenderTests\.(GoldenImageTests|RGB565DitherTests|ControlImageTests|SquareRasterTests|OutputTests|UndrawableViewTests|PixelBufferStrideTests)'
-pure_skip='fromAHomeDirectoryTheMessageNamesBothPlaces'
+pure_filter='GesturesTests\.|InputEventsTests\.|MultitouchATests\.|SceneTests\.|KioskConfigTests\.|RenderTests\.'
+pure_skip='RenderTests\.DamageTests|RenderTests\.TransformFrameTests|fromAHomeDirectoryTheMessageNamesBothPlaces'
 
 tests() {
     # The tests that run the built kiosk (KioskExecutable: check-config, show, calibrate) run the
