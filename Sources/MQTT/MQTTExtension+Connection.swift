@@ -86,6 +86,7 @@ extension MQTTExtension {
         retainedOutOfLine = true
         // Every state again: what changed while disconnected, and whatever the broker lost.
         for i in controls.indices { controls[i].published = nil }
+        resendDisplay()
     }
 
     /// The connection ended or failed; from a callback or a failed call.
