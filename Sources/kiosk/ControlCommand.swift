@@ -16,6 +16,10 @@ struct ControlCommand: ParsableCommand {
             tap X Y                       a synthetic tap at screen pixels X, Y
             swipe X1 Y1 X2 Y2 [SECONDS]   a synthetic swipe (default 0.3 s)
             watch                         print control, gesture and state events as they come (JSON Lines)
+            display [on|off] [--brightness B] [--blank-after S]
+                                          the panel on (woken) or off (blanked as after idle), the backlight's \
+            brightness (0 to 1), seconds without a touch before it blanks (0: never)
+            wake                          wake the panel, as a touch would
             The socket is --socket when given, else the config's [control] socket (--config; default \
             /etc/kiosk/kiosk.conf when it exists, else a checkout's config/kiosk.toml), else \
             \(ControlSettings.defaultSocket) when there is no config. Only [control] is read.
@@ -30,7 +34,13 @@ struct ControlCommand: ParsableCommand {
     @Option(help: "The kiosk config whose [control] socket to use; default: /etc/kiosk/kiosk.conf when it exists, else a checkout's config/kiosk.toml.")
     var config: String?
 
-    @Argument(help: "state, set, tap, swipe or watch")
+    @Option(help: "display: the backlight's brightness, 0 to 1.")
+    var brightness: Double?
+
+    @Option(name: .customLong("blank-after"), help: "display: seconds without a touch before the panel blanks; 0: never.")
+    var blankAfter: Double?
+
+    @Argument(help: "state, set, tap, swipe, watch, display or wake")
     var action: String
 
     @Argument(help: "The action's arguments.")
@@ -102,6 +112,27 @@ struct ControlCommand: ParsableCommand {
         return path
     }
 
+    /// `display [on|off] [--brightness B] [--blank-after S]`: one `set` on the display.
+    func displayRequest() throws -> String {
+        let usage = "usage: kiosk control display [on|off] [--brightness B] [--blank-after S]"
+        guard arguments.count <= 1 else { throw ValidationError(usage) }
+        var fields = [#""id": 1"#, #""command": "set""#, #""view": "display""#]
+        if let state = arguments.first {
+            guard state == "on" || state == "off" else { throw ValidationError("display: '\(state)' is not on or off; \(usage)") }
+            fields.append(#""on": \#(state == "on")"#)
+        }
+        if let b = brightness {
+            guard b.isFinite, (0...1).contains(b) else { throw ValidationError("--brightness must be from 0 to 1, found \(b)") }
+            fields.append(#""brightness": \#(b)"#)
+        }
+        if let s = blankAfter {
+            guard s.isFinite, s >= 0 else { throw ValidationError("--blank-after must be 0 or more seconds, found \(s)") }
+            fields.append(#""blank_after": \#(s)"#)
+        }
+        guard fields.count > 3 else { throw ValidationError(usage) }
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
+
     /// The request line for the action, or a usage error.
     func makeRequest() throws -> String {
         func count(_ allowed: ClosedRange<Int>, _ usage: String) throws {
@@ -137,8 +168,13 @@ struct ControlCommand: ParsableCommand {
         case "watch":
             try count(0...0, "watch")
             return #"{"id": 1, "command": "subscribe", "events": ["control", "gesture", "state"]}"#
+        case "display":
+            return try displayRequest()
+        case "wake":
+            try count(0...0, "wake")
+            return #"{"id": 1, "command": "wake"}"#
         default:
-            throw ValidationError("unknown action '\(action)'; expected state, set, tap, swipe or watch")
+            throw ValidationError("unknown action '\(action)'; expected state, set, tap, swipe, watch, display or wake")
         }
     }
 }
