@@ -30,6 +30,8 @@ public final class ControlSocket: LoopExtension {
     /// Clients disconnected because they did not read, and the lines they lost.
     public private(set) var slowDisconnects = 0
     public private(set) var droppedLines = 0
+    /// The display as last said to subscribers, its last touch left out (a touch is no display event).
+    private var displaySaid: DisplayStatus?
 
     /// For the stats line, `control=CLIENTS/DROPPED`: clients now, and the lines slow ones lost.
     public var statsFields: [(String, String)] { [("control", "\(clients.count)/\(droppedLines)")] }
@@ -187,8 +189,13 @@ public final class ControlSocket: LoopExtension {
         submit(.setDisplay(on: on, brightness: brightness), request, c, target)
     }
 
-    /// The display's status changed: a `display` line to the clients subscribed to `state`.
+    /// The display's on/off, brightness or `blank_after` changed: a `display` line to the clients
+    /// subscribed to `state` (not for a touch alone: that is the touch's events).
     public func displayChanged(_ status: DisplayStatus, now: Instant) {
+        var said = status
+        said.lastTouch = nil
+        guard said != displaySaid else { return }
+        displaySaid = said
         guard clients.contains(where: { $0.subscriptions.contains(.state) }) else { return }
         var o = JSONObject()
         o.add("event", "display")
