@@ -20,14 +20,16 @@ struct InProcessTests {
         /// The longest `service` call so far, in milliseconds.
         private(set) var slowestService = 0.0
 
-        init(broker: Broker) throws {
+        /// `backlightClass`: a folder standing in for /sys/class/backlight (none: a folder without one).
+        init(broker: Broker, backlightClass: String? = nil) throws {
             folder = try KioskExecutable.temporaryFolder("mqtt-loop")
             let path = folder.appendingPathComponent("kiosk.conf")
             let mqttSection = "broker = \"mqtt://127.0.0.1:\(broker.port)\"\nclient_id = \"kiosk-test\"\ntopic_prefix = \"\(KioskOnBrokerTests.prefix)\"\n"
             try KioskOnBrokerTests.Kiosk.config(folder: folder, mqtt: mqttSection).write(to: path, atomically: true, encoding: .utf8)
             let handler = handler
             let logger = Logger(label: "test", factory: { _ in handler })
-            loop = try KioskLoop(options: .init(configPath: path.path), logger: logger, logPump: nil,
+            let backlights = backlightClass ?? folder.appendingPathComponent("no-backlight").path
+            loop = try KioskLoop(options: .init(configPath: path.path, backlightClass: backlights), logger: logger, logPump: nil,
                                  output: { _ throws(DisplayError) in
                                      do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888) }
                                      catch { throw DisplayError("\(error)") }
