@@ -136,6 +136,7 @@ sed -e 's|/usr/local/bin/kiosk|/usr/bin/kiosk|g' \
     "$here/kiosk.service" > "$stage/kiosk.service"
 install -D -m 0644 "$stage/kiosk.service" "$root/usr/lib/systemd/system/kiosk.service"
 install -D -m 0644 "$here/kiosk.sysusers" "$root/usr/lib/sysusers.d/kiosk.conf"
+install -D -m 0644 "$here/kiosk-backlight.rules" "$root/usr/lib/udev/rules.d/90-kiosk-backlight.rules"
 install -D -m 0644 "$top/config/kiosk.toml" "$root/etc/kiosk/kiosk.conf"
 doc=$root/usr/share/doc/kiosk
 install -D -m 0644 "$here/kiosk-mqtt.conf" "$root/usr/share/kiosk/kiosk-mqtt.conf"
