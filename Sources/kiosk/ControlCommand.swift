@@ -17,7 +17,7 @@ struct ControlCommand: ParsableCommand {
             swipe X1 Y1 X2 Y2 [SECONDS]   a synthetic swipe (default 0.3 s)
             watch                         print control, gesture and state events as they come (JSON Lines)
             display [on|off] [--brightness B] [--blank-after S]
-                                          the panel on (woken) or off (blanked as after idle), the backlight's \
+                                          print the display (on, brightness, blank_after, last_touch); or set the panel on (woken) or off (blanked as after idle), the backlight's \
             brightness (0 to 1), seconds without a touch before it blanks (0: never)
             wake                          wake the panel, as a touch would
             The socket is --socket when given, else the config's [control] socket (--config; default \
@@ -70,7 +70,7 @@ struct ControlCommand: ParsableCommand {
                     FileHandle.standardError.write(Data("kiosk control: \(reply["error"] as? String ?? line)\n".utf8))
                     throw ExitCode(1)
                 }
-                if action == "state", let state = reply["state"] {
+                if action == "state" || action == "display", let state = reply[action == "state" ? "state" : "display"] {
                     let data = try JSONSerialization.data(withJSONObject: state, options: [.prettyPrinted, .sortedKeys])
                     print(String(decoding: data, as: UTF8.self))
                 }
@@ -129,7 +129,8 @@ struct ControlCommand: ParsableCommand {
             guard s.isFinite, s >= 0 else { throw ValidationError("--blank-after must be 0 or more seconds, found \(s)") }
             fields.append(#""blank_after": \#(s)"#)
         }
-        guard fields.count > 3 else { throw ValidationError(usage) }
+        // Nothing to set: the display as it is.
+        guard fields.count > 3 else { return #"{"id": 1, "command": "get_state"}"# }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
