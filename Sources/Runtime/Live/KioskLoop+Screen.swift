@@ -30,7 +30,7 @@ extension KioskLoop {
             return
         }
         guard let b = screen.backlight else {
-            log.info("no backlight in \(screen.classDirectory): the display is switched on and off only")
+            log.info("no backlight in \(screen.classDirectory): the panel is switched on and off only, without brightness")
             return
         }
         do {
