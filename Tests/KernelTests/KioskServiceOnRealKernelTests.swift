@@ -200,6 +200,22 @@ struct KioskServiceOnRealKernelTests {
         #expect(text.contains("state file 600 kiosk kiosk"), "\(text)")
     }
 
+    /// The display as a light under the unit, on a stand-in for the backlight class (Debian's
+    /// kernel under QEMU has no backlight device; Tests/vm/kiosk-service.sh says how it stands in):
+    /// the kiosk user, through the video group and the unit's ReadWritePaths=, writes brightness
+    /// and bl_power.
+    @Test func theBacklightIsWrittenThroughTheUnitsSandbox() throws {
+        let run = try finished()
+        let text = try section("BACKLIGHT", run)
+        #expect(!text.contains("KIOSK-TIMEOUT"), "\(text)")
+        #expect(text.contains("backlight found"), "\(text)")
+        #expect(text.contains("brightness set 102"), "\(text)")
+        #expect(text.contains("off bl_power 4"), "\(text)")
+        #expect(text.contains(#""on":false"#) && text.contains(#""brightness":0.4"#), "\(text)")
+        #expect(text.contains("woken bl_power 0"), "\(text)")
+        #expect(!text.contains("not set") && !text.contains("not switched"), "\(text)")
+    }
+
     @Test func aKilledKioskIsRestarted() throws {
         let run = try finished()
         let lines = try systemdLines(run)
