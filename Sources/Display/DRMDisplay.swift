@@ -21,7 +21,10 @@ public final class DRMDisplay {
     /// Page flips completed so far.
     public private(set) var flipCount = 0
     /// True from `present()` until its flip event arrives.
-    public private(set) var isFlipPending = false
+    public var isFlipPending: Bool {
+        if case .flipping = scanout { return true }
+        return false
+    }
     /// When the last flip completed (the kernel's vblank timestamp, CLOCK_MONOTONIC microseconds).
     public private(set) var lastFlipMicroseconds: Int64 = 0
     /// False while the panel is blanked (DPMS off).
@@ -37,9 +40,28 @@ public final class DRMDisplay {
     private var damage: BufferDamage
     private var frameAreas: [Rect] = []
     private var neededAreas: [Rect] = []
+    /// What the two buffers are doing, in one place: nothing shown yet, one shown, or one shown
+    /// while a flip to the other is in flight.
+    enum Scanout: Equatable {
+        /// Before the first `present()` sets the mode, and after master or the mode was given up.
+        case modeNotSet
+        case showing(Int)
+        /// `showing` is still on screen until the flip to `to`, queued at `queuedAt`, completes.
+        case flipping(showing: Int, to: Int, queuedAt: Instant)
+    }
+    private(set) var scanout = Scanout.modeNotSet
     /// The buffer on screen; nil before the first `present()` sets the mode.
-    private(set) var front: Int?
-    private var flipping = 0
+    var front: Int? {
+        switch scanout {
+        case .modeNotSet: nil
+        case .showing(let i), .flipping(let i, _, _): i
+        }
+    }
+    /// When the flip in flight was queued.
+    var flipQueuedAt: Instant? {
+        if case .flipping(_, _, let queued) = scanout { return queued }
+        return nil
+    }
     /// The flip `flipDone` saw during `handleEvents`, told to its caller once the events are read.
     private var completedFlip: Instant?
     /// What the CRTC showed before, put back by `restore()`.
@@ -54,8 +76,6 @@ public final class DRMDisplay {
     /// The first ask for the last vblank failed, with an errno that may only mean the CRTC is off
     /// (EINVAL): asked again once the mode is set (DRMDisplay+VBlank.swift).
     var vblankAskAgain = false
-    /// When the flip in flight was queued.
-    var flipQueuedAt: Instant?
     /// When the kernel was last asked for its last vblank.
     var lastVBlankQuery: Instant?
 
@@ -144,7 +164,7 @@ public final class DRMDisplay {
             try drmCall(card.name, "drmModeSetCrtc", on: "\(connectorName) \(mode)") {
                 drmModeSetCrtc(card.fd, crtcID, buffers[back].framebuffer, 0, 0, &connector, 1, &modeInfo)
             }
-            front = back
+            scanout = .showing(back)
             // The mode was set afresh: its vblanks start anew.
             grid?.forget()
             askForVBlanksAgain()
@@ -155,9 +175,7 @@ public final class DRMDisplay {
             drmModePageFlip(card.fd, crtcID, buffers[back].framebuffer, kiosk_DRM_MODE_PAGE_FLIP_EVENT,
                             Unmanaged.passUnretained(self).toOpaque())
         }
-        flipping = back
-        isFlipPending = true
-        flipQueuedAt = MonotonicClock.now
+        scanout = .flipping(showing: front ?? back, to: back, queuedAt: MonotonicClock.now)
         return nil
     }
 
@@ -189,12 +207,10 @@ public final class DRMDisplay {
     }
 
     private func flipDone(at microseconds: Int64) {
-        guard isFlipPending else { return }
-        isFlipPending = false
-        front = flipping
+        guard case .flipping(_, let to, _) = scanout else { return }
+        scanout = .showing(to)
         flipCount += 1
         lastFlipMicroseconds = microseconds
-        flipQueuedAt = nil
         completedFlip = Instant(microseconds: microseconds)
         grid?.flipCompleted(at: Instant(microseconds: microseconds))
     }
@@ -287,9 +303,7 @@ public final class DRMDisplay {
             }
             isMaster = true
         }
-        isFlipPending = false
-        flipQueuedAt = nil
-        front = nil
+        scanout = .modeNotSet
         grid?.forget()
         damage.invalidate()
         if !isPoweredOn { try? setPower(on: true) }
@@ -298,8 +312,8 @@ public final class DRMDisplay {
     /// Records that master was lost: a present failed with a permission error.
     public func noteMasterLost() {
         isMaster = false
-        isFlipPending = false
-        flipQueuedAt = nil
+        // The flip's event will not come: what was on screen stays the front.
+        if case .flipping(let showing, _, _) = scanout { scanout = .showing(showing) }
         grid?.forget()
     }
 
@@ -313,7 +327,7 @@ public final class DRMDisplay {
         defer { CrashRestore.disarm(fd: card.fd) }
         guard isMaster else {
             guard front != nil else { return nil }
-            front = nil
+            scanout = .modeNotSet
             return DisplayError("\(card.name): DRM master was lost to another process; the display was not put back")
         }
         // A flip still in flight completes within a frame; let it, so its event is not left behind.
@@ -339,7 +353,7 @@ public final class DRMDisplay {
             } catch {
                 problems.append(error.description)
             }
-            front = nil
+            scanout = .modeNotSet
             CrashRestore.noteModeSet(fd: card.fd, false)
             damage.invalidate()
         }

@@ -5,6 +5,7 @@ import KioskConfig
 import KioskCore
 import MultitouchA
 import Render
+import TouchInput
 import Scene
 
 /// A trace that decodes but cannot be replayed as it is.
@@ -29,9 +30,12 @@ public struct Replay {
     public private(set) var frameCount = 0
     /// The virtual clock when the scene went idle.
     public internal(set) var endTime: Instant
-    public private(set) var decoder: TouchDecoder
+    /// The trace's touchscreen, decoded as `kiosk run` decodes a live one (protocol A through
+    /// libmtdev, calibration, the touches' turn, the whole-touch filters).
+    public let touchscreen: TouchscreenDecoder
+    public var decoder: TouchDecoder { touchscreen.decoder }
     /// `[input]`'s whole-touch filters; nil when they are off.
-    public private(set) var frameFilter: TouchFrameFilter?
+    public var frameFilter: TouchFrameFilter? { touchscreen.frameFilter }
 
     /// Decodes `trace` and plays it into a loop on `configuration`; with `draws`, every frame is
     /// drawn through damage tracking into a headless display, as on the kiosk.
@@ -52,27 +56,24 @@ public struct Replay {
         }
         loop = try KioskLoop(replaying: settings, output: output, traceDecisions: traceDecisions, clock: clock)
         let panel = settings.scene.panel
-        // A protocol A trace goes through libmtdev as the live device's events do.
-        let trace = try trace.convertedToProtocolB()
-        // [input] as `kiosk run` applies it: calibration, the touches' turn, and the filters.
+        // [input] as `kiosk run` applies it: calibration, the touches' turn, and the filters; a
+        // protocol A trace through libmtdev as the live device's events go.
         let screen = Size(width: panel.widthPixels, height: panel.heightPixels)
         let input = settings.runtime.input
         let filters = input.touchFilters(panel: panel)
-        decoder = try TouchDecoder(device: trace.device, screen: screen, positionAxes: positionAxes,
-                                   calibration: try input.touchCalibration(displayRotation: settings.runtime.display.rotation,
-                                                                           device: trace.device, screen: screen),
-                                   filters: filters)
-        frameFilter = filters.dropsTouches ? TouchFrameFilter(filters) : nil
+        let device = trace.device.isMultitouchA ? try ProtocolAConverter(device: trace.device).protocolB : trace.device
+        touchscreen = try TouchscreenDecoder(device: trace.device, screen: screen, positionAxes: positionAxes,
+                                             calibration: try input.touchCalibration(displayRotation: settings.runtime.display.rotation,
+                                                                                     device: device, screen: screen),
+                                             filters: filters)
         loop.tick(at: origin)
         for event in trace.events {
-            if let frame = decoder.feed(event) { pass(frame, clock) }
-            while let frame = decoder.nextPendingFrame() { pass(frame, clock) }
+            touchscreen.feed(event) { deliver($0, clock) }
         }
         // A touch held back at the trace's end begins when its duration is reached, as live.
-        if var filter = frameFilter {
+        if frameFilter != nil {
             var late: [TouchFrame] = []
-            filter.advance(to: endTime.adding(seconds: filters.minimumTouchDuration)) { late.append($0) }
-            frameFilter = filter
+            touchscreen.advance(to: endTime.adding(seconds: filters.minimumTouchDuration)) { late.append($0) }
             for frame in late { deliver(frame, clock) }
         }
         // Touches that never moved on the position axes are a device that reports them elsewhere
@@ -89,15 +90,6 @@ public struct Replay {
     ) throws {
         try self.init(trace: trace, configuration: KioskConfiguration(file: "<scene>", scene: description),
                       traceDecisions: traceDecisions, positionAxes: positionAxes)
-    }
-
-    private mutating func pass(_ frame: TouchFrame, _ clock: VirtualClock) {
-        guard var filter = frameFilter else { return deliver(frame, clock) }
-        var passed: [TouchFrame] = []
-        let decoder = self.decoder
-        filter.filter(frame, sizeMillimetres: { decoder.sizeMillimetres(of: $0) }) { passed.append($0) }
-        frameFilter = filter
-        for f in passed { deliver(f, clock) }
     }
 
     private mutating func deliver(_ frame: TouchFrame, _ clock: VirtualClock) {

@@ -16,12 +16,12 @@ public final class TouchscreenDecoder {
 
     /// A decoder for `device` mapping onto `screen`; the arguments are `TouchDecoder`'s.
     public init(
-        device: DeviceDescription, screen: Size, calibration: TouchCalibration = .identity,
-        filters: TouchFilters = .none, firstTouchID: Int = 1
+        device: DeviceDescription, screen: Size, positionAxes: (x: AbsoluteAxis, y: AbsoluteAxis)? = nil,
+        calibration: TouchCalibration = .identity, filters: TouchFilters = .none, firstTouchID: Int = 1
     ) throws {
         let converter = device.isMultitouchA ? try ProtocolAConverter(device: device) : nil
-        decoder = try TouchDecoder(device: converter?.protocolB ?? device, screen: screen, calibration: calibration,
-                                   filters: filters, firstTouchID: firstTouchID)
+        decoder = try TouchDecoder(device: converter?.protocolB ?? device, screen: screen, positionAxes: positionAxes,
+                                   calibration: calibration, filters: filters, firstTouchID: firstTouchID)
         self.converter = converter
         frameFilter = filters.dropsTouches ? TouchFrameFilter(filters) : nil
     }
