@@ -89,6 +89,17 @@ final class DisplayLightTests {
         #expect(run.handler.entries.contains { $0.message.description == "display blanked by mqtt" })
     }
 
+    @Test func offIsRefusedUnderAFingerAsIdleBlankingWaitsForIt() throws {
+        let run = try makeRun("finger")
+        let finger = run.fingers.down(Point(x: 700, y: 40), after: Fingers.frame)
+        #expect(failure(run.loop.apply(.setDisplay(on: false, brightness: nil), source: .mqtt))
+            == "a finger is on the glass: the display is not switched off under it; try again")
+        #expect(run.loop.displayStatus.isOn)
+        run.fingers.up(finger)
+        #expect(throws: Never.self) { try run.loop.apply(.setDisplay(on: false, brightness: nil), source: .mqtt).get() }
+        #expect(power(run) == false)
+    }
+
     @Test func wakeAndOnWakeThePanelAndRestartBlankAfter() throws {
         let run = try makeRun("wake", display: "blank_after = 30\n")
         run.clock.advance(by: 31)

@@ -45,6 +45,10 @@ extension KioskLoop {
     func applyScreen(_ command: RemoteCommand, source: ChangeSource, at now: Instant) throws(RemoteCommandError) {
         switch command {
         case .setDisplay(let on, let brightness):
+            // As idle blanking never blanks under a finger (whose next move would wake it at once).
+            guard on != false || fingers.count == 0 || blanking.isBlanked else {
+                throw RemoteCommandError("a finger is on the glass: the display is not switched off under it; try again")
+            }
             if let brightness { try setBrightness(brightness) }
             if on == false { switchOff(cause: DisplayCause(source), at: now) }
             if on == true { wakeScreen(cause: DisplayCause(source), at: now) }
