@@ -82,7 +82,6 @@ struct RuntimeSectionTests {
         #expect(s.display.pixelFormat == .rgb565)
         #expect(s.display.rotation == 180)
         #expect(s.display.blankAfterSeconds == 300)
-        #expect(s.display.backlight == "rpi_backlight")
         #expect(s.display.font == "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
         #expect(s.display.screenshotDirectory == "/tmp/shots")
 
@@ -192,8 +191,6 @@ struct RuntimeErrorTests {
          "display.blank_after: inf is out of range; allowed: a number of seconds from 0 to 86400"),
         ("[display]\nblank_afer = 60", "blank_afer",
          "display.blank_afer: unknown key in [display]; did you mean 'blank_after'? Allowed: card, connector, mode, pixel_format, rotation, blank_after, font, backlight, screenshot_directory"),
-        ("[display]\nbacklight = \"/sys/class/backlight/rpi_backlight\"", "backlight",
-         "display.backlight: '/sys/class/backlight/rpi_backlight' is not a backlight's name; expected a name under /sys/class/backlight, such as \"rpi_backlight\""),
         ("[display]\ncard = \"headles\"", "card",
          "display.card: 'headles' is neither a device path nor 'headless'; did you mean 'headless'? Allowed: an absolute path such as \"/dev/dri/card1\", or \"headless\" (draw into memory only)"),
         ("[display]\nconnector = \"\"", "connector",
@@ -326,13 +323,11 @@ struct ResolvedTextTests {
         #expect(text.contains("\nserial = \"/dev/serial0\"\n"))
         #expect(text.contains("\n# card: not set: the first card with a connected connector\n"))
         #expect(text.contains("\n# mode: not set: the connector's preferred mode\n"))
-        #expect(text.contains("\n# backlight: not set: the first under /sys/class/backlight; none: on and off only\n"))
         #expect(text.contains("\n# device: not set: the first touchscreen found by its capabilities\n"))
         #expect(text.contains("\n# frame_budget: not set: one refresh of the display's mode\n"))
 
         let set = try KioskConfiguration.parse(runtimeConfig(everyRuntimeKey), file: "kiosk.toml").resolvedText
         #expect(set.components(separatedBy: "not set").count == 3)
-        #expect(set.contains("\nbacklight = \"rpi_backlight\"\n"))
         #expect(set.contains("\n# pointercal: not set: no tslib pointercal file is read\n"))
         #expect(set.contains("\n# directory: not set: the unit's StateDirectory ($STATE_DIRECTORY), else /var/lib/kiosk\n"))
         #expect(set.contains("\ncard = \"/dev/dri/card1\"\n"))
