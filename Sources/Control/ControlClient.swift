@@ -31,6 +31,8 @@ final class ControlClient {
     var waitingID: String?
     /// The command waiting sets this view's label (its state line is said on success).
     var waitingLabel: String?
+    /// The command waiting is a screenshot: once the loop took it, the reply waits for the picture.
+    var waitingScreenshot = false
     /// Part of an over-long line is being thrown away, up to its newline.
     private var discarding = false
     private var queue: [String] = []

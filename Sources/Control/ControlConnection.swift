@@ -7,6 +7,8 @@ public final class ControlConnection {
     public let path: String
     private let fd: Int32
     private var buffer: [UInt8] = []
+    /// How much of `buffer` was searched for a newline already (a screenshot's reply is megabytes long).
+    private var searched = 0
 
     public init(path: String) throws(SocketError) {
         self.path = path
@@ -30,12 +32,14 @@ public final class ControlConnection {
     /// The next line the kiosk sends (without its newline); nil when it closed the connection.
     public func readLine() throws(SocketError) -> String? {
         while true {
-            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            if let nl = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
                 buffer.removeSubrange(...nl)
+                searched = 0
                 return line
             }
-            var chunk = [UInt8](repeating: 0, count: 4096)
+            searched = buffer.count
+            var chunk = [UInt8](repeating: 0, count: 65536)
             let n = try UnixSocket.syscall("read", path) { Int32(chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }) }
             if n == 0 { return nil }
             buffer += chunk[0..<Int(n)]

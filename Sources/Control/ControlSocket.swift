@@ -159,6 +159,9 @@ public final class ControlSocket: LoopExtension {
             submitDisplay(on: on, brightness: brightness, blankAfter: blankAfter, request, c, target)
         case .wake:
             submit(.wake, request, c, target)
+        case .screenshot:
+            submit(.screenshot, request, c, target)
+            if c.held { c.waitingScreenshot = true }
         }
     }
 
@@ -212,6 +215,9 @@ public final class ControlSocket: LoopExtension {
     /// The loop applied a client's command: its reply, then the client's lines that waited.
     public func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant) {
         guard let c = clients.first(where: { $0.number == ticket }), c.held else { return }
+        // Taken: the reply (and the client's next lines) wait for the picture (`screenshotTaken`).
+        if c.waitingScreenshot, case .success = result { return }
+        c.waitingScreenshot = false
         let id = c.waitingID, label = c.waitingLabel
         c.held = false
         c.waitingID = nil
@@ -229,6 +235,24 @@ public final class ControlSocket: LoopExtension {
         c.drain(limit: ControlRequest.maximumLineBytes, line: { handle($0, from: c, target: target, now: now) },
                 tooLong: { c.send(ControlReply.error(nil, "request longer than \(ControlRequest.maximumLineBytes) bytes")) })
         if c.hasOutput, !c.overflowed { c.flush() }
+    }
+
+    /// The picture the clients that asked for a screenshot wait for: their replies, then their
+    /// lines that waited.
+    public func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant) {
+        for c in clients where c.held && c.waitingScreenshot {
+            let id = c.waitingID
+            c.held = false
+            c.waitingID = nil
+            c.waitingScreenshot = false
+            switch result {
+            case .success(let s): c.send(ControlReply.screenshot(id, png: s.png, width: s.width, height: s.height))
+            case .failure(let e): c.send(ControlReply.error(id, "screenshot failed: \(e.message)"))
+            }
+            c.drain(limit: ControlRequest.maximumLineBytes, line: { handle($0, from: c, target: target, now: now) },
+                    tooLong: { c.send(ControlReply.error(nil, "request longer than \(ControlRequest.maximumLineBytes) bytes")) })
+            if c.hasOutput, !c.overflowed { c.flush() }
+        }
     }
 
     // MARK: Clients

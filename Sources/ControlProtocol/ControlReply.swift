@@ -31,5 +31,18 @@ public enum ControlReply {
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
-
+    /// The reply to `screenshot`: the PNG's bytes in base64 (`png`), its size in pixels and bytes.
+    /// In the reply, not in a file the client names: the kiosk runs sandboxed as its own user and
+    /// may not write where the client wants, and no client should make it write files; the
+    /// client writes the file itself, as its own user (`kiosk control screenshot --out FILE`).
+    public static func screenshot(_ id: String?, png: [UInt8], width: Int, height: Int) -> String {
+        var fields: [String] = []
+        if let id { fields.append("\"id\": \(id)") }
+        fields.append("\"ok\": true")
+        fields.append("\"width\": \(width)")
+        fields.append("\"height\": \(height)")
+        fields.append("\"bytes\": \(png.count)")
+        fields.append("\"png\": \"\(Data(png).base64EncodedString())\"")
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
 }

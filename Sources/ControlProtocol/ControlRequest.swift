@@ -18,6 +18,8 @@ public struct ControlRequest: Sendable, Equatable {
         case setDisplay(on: Bool?, brightness: Double?, blankAfter: Double?)
         /// Wake the panel, as a touch would (without the touch).
         case wake
+        /// A PNG of the frame the panel shows, in the reply (`ControlReply.screenshot`).
+        case screenshot
     }
 
     /// The events a client may subscribe to.
@@ -30,7 +32,7 @@ public struct ControlRequest: Sendable, Equatable {
     /// The request's `id` as it was written (a JSON number or string), echoed in the reply.
     public var id: String?
 
-    public static let commands = ["get_state", "set", "subscribe", "unsubscribe", "tap", "swipe", "wake"]
+    public static let commands = ["get_state", "set", "subscribe", "unsubscribe", "tap", "swipe", "screenshot", "wake"]
     /// The name `set` takes for the display (reserved: no view may have it).
     public static let displayView = "display"
     /// A swipe's duration when the request gives none, as adb's `input swipe`.
@@ -171,6 +173,8 @@ private struct Fields: Decodable {
             return .unsubscribe
         case "wake":
             return .wake
+        case "screenshot":
+            return .screenshot
         case "tap":
             guard let x, let y else { throw problem("tap: give \"x\" and \"y\" (screen pixels)") }
             return .tap(Point(x: x, y: y))

@@ -131,6 +131,11 @@ public enum TextFile {
 
     /// Writes `text` to `path`, whole or not at all; `what` names the file in errors ("the state").
     public static func write(_ text: String, to path: String, what: String) throws(FileError) {
+        try write(bytes: Array(text.utf8), to: path, what: what)
+    }
+
+    /// Writes `bytes` to `path`, whole or not at all (a new file beside it, renamed over it).
+    public static func write(bytes: [UInt8], to path: String, what: String) throws(FileError) {
         var info = stat()
         var mode: mode_t = 0o644
         if stat(path, &info) == 0 {
@@ -141,7 +146,7 @@ public enum TextFile {
                 mode = info.st_mode & 0o7777
             default:
                 // A terminal, a pipe, /dev/null: written in place, never replaced.
-                return try writeInPlace(text, to: path, what: what)
+                return try writeInPlace(bytes, to: path, what: what)
             }
         }
         let directory = directoryName(path)
@@ -159,7 +164,7 @@ public enum TextFile {
             defer { close(fd) }
             // mkstemp makes the file private: a replaced file keeps its mode, a new one is readable by all.
             _ = fchmod(fd, mode)
-            try writeAll(Array(text.utf8), to: fd, path: path, what: what)
+            try writeAll(bytes, to: fd, path: path, what: what)
             guard fsync(fd) == 0 else { throw FileError(path: path, "cannot write \(what): \(reason(errno))") }
         } catch {
             unlink(temporary)
@@ -172,7 +177,7 @@ public enum TextFile {
         }
     }
 
-    private static func writeInPlace(_ text: String, to path: String, what: String) throws(FileError) {
+    private static func writeInPlace(_ bytes: [UInt8], to path: String, what: String) throws(FileError) {
         let file: FileDescriptor
         do throws(SystemCallError) {
             file = try FileDescriptor.open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
@@ -180,7 +185,7 @@ public enum TextFile {
             throw FileError(path: path, "cannot write \(what): \(error.errno.reason)")
         }
         defer { withExtendedLifetime(file) {} }
-        try writeAll(Array(text.utf8), to: file.rawValue, path: path, what: what)
+        try writeAll(bytes, to: file.rawValue, path: path, what: what)
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String, what: String) throws(FileError) {

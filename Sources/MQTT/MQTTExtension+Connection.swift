@@ -139,8 +139,12 @@ extension MQTTExtension {
     }
 
     func send(_ topic: String, _ payload: String, qos: Int32 = 0, retain: Bool) {
+        send(topic, bytes: Array(payload.utf8), qos: qos, retain: retain)
+    }
+
+    func send(_ topic: String, bytes payload: [UInt8], qos: Int32 = 0, retain: Bool) {
         do {
-            try client.publish(topic, payload, qos: qos, retain: retain)
+            try client.publish(topic, bytes: payload, qos: qos, retain: retain)
             counters.published += 1
             queued += 1
             if !client.wantsWrite { queued = 0 }

@@ -10,13 +10,14 @@ extension MQTTExtension {
     /// The kiosk's own entities under `configuration`, in the order Home Assistant lists them.
     /// Each part of the kiosk that has one adds it here, built in a file of its own.
     static func deviceEntities(topics: KioskTopics, configuration: KioskConfiguration) -> [DeviceEntity] {
-        []
+        screenshotEntities(topics: topics)
             + displayEntities(topics: topics)
     }
 
     /// The command a device entity's command topic (`<prefix>/<level>/set`) asks for; nil when
     /// no device entity takes commands at `level`; a failure says what is wrong with `payload`.
     static func deviceCommand(level: String, payload: [UInt8]) -> Result<RemoteCommand, RemoteCommandError>? {
+        if level == screenshotLevel { return screenshotCommand(payload) }
         if let c = displayCommand(level: level, payload: payload) { return c }
         return nil
     }

@@ -96,7 +96,11 @@ final class MosquittoClient {
     }
 
     func publish(_ topic: String, _ payload: String, qos: Int32 = 0, retain: Bool) throws(MosquittoError) {
-        let bytes = Array(payload.utf8)
+        try publish(topic, bytes: Array(payload.utf8), qos: qos, retain: retain)
+    }
+
+    /// Publishes `bytes` as they are (a PNG); libmosquitto copies them.
+    func publish(_ topic: String, bytes: [UInt8], qos: Int32 = 0, retain: Bool) throws(MosquittoError) {
         try check(mosquitto_publish(handle, nil, topic, Int32(bytes.count), bytes, qos, retain), "mosquitto_publish \(topic)")
     }
 

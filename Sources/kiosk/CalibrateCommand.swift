@@ -163,8 +163,8 @@ struct CalibrateCommand: ParsableCommand {
         return Source(device: d.description, isTrace: false) { decoder, flow in
             var outcome: CalibrationFlow.Outcome?
             do {
-                let ending = try EventPump.run(seconds: nil, descriptors: { [d.fileDescriptor] }, wake: { flow.deadline }) {
-                    () throws(InputDeviceError) -> EventPump.Ending? in
+                let ending = try PollLoop.run(seconds: nil, descriptors: { [d.fileDescriptor] }, wake: { flow.deadline }) {
+                    () throws(InputDeviceError) -> PollLoop.Ending? in
                     do throws(InputDeviceError) {
                         try d.read { event in
                             decoder.feed(event) { frame in if outcome == nil { outcome = flow.handle(frame) } }

@@ -16,6 +16,8 @@ struct ControlCommand: ParsableCommand {
             tap X Y                       a synthetic tap at screen pixels X, Y
             swipe X1 Y1 X2 Y2 [SECONDS]   a synthetic swipe (default 0.3 s)
             watch                         print control, gesture and state events as they come (JSON Lines)
+            screenshot --out FILE         a PNG of the frame the panel shows, written to FILE (- for stdout); \
+            at most one every 2 s
             display [on|off] [--brightness B] [--blank-after S]
                                           print the display (on, brightness, blank_after, last_touch); or set the panel on (woken) or off (blanked as after idle), the backlight's \
             brightness (0 to 1), seconds without a touch before it blanks (0: never)
@@ -34,13 +36,16 @@ struct ControlCommand: ParsableCommand {
     @Option(help: "The kiosk config whose [control] socket to use; default: /etc/kiosk/kiosk.conf when it exists, else a checkout's config/kiosk.toml.")
     var config: String?
 
+    @Option(help: "screenshot: the PNG file to write (- for standard output).")
+    var out: String?
+
     @Option(help: "display: the backlight's brightness, 0 to 1.")
     var brightness: Double?
 
     @Option(name: .customLong("blank-after"), help: "display: seconds without a touch before the panel blanks; 0: never.")
     var blankAfter: Double?
 
-    @Argument(help: "state, set, tap, swipe, watch, display or wake")
+    @Argument(help: "state, set, tap, swipe, watch, screenshot, display or wake")
     var action: String
 
     @Argument(help: "The action's arguments.")
@@ -74,6 +79,7 @@ struct ControlCommand: ParsableCommand {
                     let data = try JSONSerialization.data(withJSONObject: state, options: [.prettyPrinted, .sortedKeys])
                     print(String(decoding: data, as: UTF8.self))
                 }
+                if action == "screenshot" { try writeScreenshot(reply) }
                 if action != "watch" { return }
             }
             if action != "watch" {
@@ -81,6 +87,24 @@ struct ControlCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         } catch let error as SocketError {
+            FileHandle.standardError.write(Data("kiosk control: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// The reply's PNG (base64) into `--out`, whole or not at all; `-`: standard output.
+    func writeScreenshot(_ reply: [String: Any]) throws {
+        guard let text = reply["png"] as? String, let png = Data(base64Encoded: text) else {
+            FileHandle.standardError.write(Data("kiosk control: the kiosk's reply holds no PNG\n".utf8))
+            throw ExitCode(1)
+        }
+        guard let out, out != "-" else {
+            FileHandle.standardOutput.write(png)
+            return
+        }
+        do {
+            try TextFile.write(bytes: [UInt8](png), to: out, what: "the screenshot")
+        } catch {
             FileHandle.standardError.write(Data("kiosk control: \(error)\n".utf8))
             throw ExitCode(1)
         }
@@ -166,6 +190,10 @@ struct ControlCommand: ParsableCommand {
             let n = try arguments.enumerated().map { try number($0.element, ["X1", "Y1", "X2", "Y2", "SECONDS"][$0.offset]) }
             let duration = n.count == 5 ? ", \"duration\": \(n[4])" : ""
             return #"{"id": 1, "command": "swipe", "from": [\#(n[0]), \#(n[1])], "to": [\#(n[2]), \#(n[3])]\#(duration)}"#
+        case "screenshot":
+            try count(0...0, "screenshot --out FILE")
+            guard out != nil else { throw ValidationError("usage: kiosk control screenshot --out FILE (- for standard output)") }
+            return #"{"id": 1, "command": "screenshot"}"#
         case "watch":
             try count(0...0, "watch")
             return #"{"id": 1, "command": "subscribe", "events": ["control", "gesture", "state"]}"#
@@ -175,7 +203,7 @@ struct ControlCommand: ParsableCommand {
             try count(0...0, "wake")
             return #"{"id": 1, "command": "wake"}"#
         default:
-            throw ValidationError("unknown action '\(action)'; expected state, set, tap, swipe, watch, display or wake")
+            throw ValidationError("unknown action '\(action)'; expected state, set, tap, swipe, watch, screenshot, display or wake")
         }
     }
 }

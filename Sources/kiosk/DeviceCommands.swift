@@ -88,7 +88,7 @@ struct RecordCommand: ParsableCommand {
         }
         FileHandle.standardError.write(Data("kiosk record: recording \(d.path) (\"\(d.description.name)\")\(duration.map { " for \($0) s" } ?? "; Ctrl-C ends")\n".utf8))
         var resyncs = 0
-        let ending = try EventPump.run(d, seconds: duration) { event in
+        let ending = try PollLoop.run(d, seconds: duration) { event in
             if d.resyncCount != resyncs {
                 // The kernel dropped events: the events after the marker are libevdev's resync.
                 resyncs = d.resyncCount
@@ -257,8 +257,8 @@ struct TouchesCommand: ParsableCommand {
             for i in shifted.touches.indices { shifted.touches[i].location = shifted.touches[i].location + offset }
             self.show(shifted, origin: origin!)
         }
-        let ending = try EventPump.run(seconds: duration, descriptors: { [d.fileDescriptor] }, wake: { decoder.nextDeadline }) {
-            () throws(InputDeviceError) -> EventPump.Ending? in
+        let ending = try PollLoop.run(seconds: duration, descriptors: { [d.fileDescriptor] }, wake: { decoder.nextDeadline }) {
+            () throws(InputDeviceError) -> PollLoop.Ending? in
             do throws(InputDeviceError) {
                 try d.read { event in decoder.feed(event, show) }
             } catch .gone {
@@ -319,7 +319,7 @@ struct TouchesCommand: ParsableCommand {
         }
         say("following touchscreens in \(watcher.directory)")
         watcher.attach(handle)
-        _ = try EventPump.run(seconds: duration, descriptors: { watcher.fileDescriptors }, wake: { watcher.nextDeadline }) { () throws(InputDeviceError) -> EventPump.Ending? in
+        _ = try PollLoop.run(seconds: duration, descriptors: { watcher.fileDescriptors }, wake: { watcher.nextDeadline }) { () throws(InputDeviceError) -> PollLoop.Ending? in
             watcher.service(handle)
             return nil
         }

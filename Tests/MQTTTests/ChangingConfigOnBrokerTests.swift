@@ -1,7 +1,6 @@
 import Foundation
 import KioskCore
 import KioskTestSupport
-import MQTTProtocol
 import Testing
 
 /// `kiosk run` (headless) on a real Mosquitto while its config changes: by SIGHUP, and across
@@ -100,35 +99,35 @@ struct ChangingConfigOnBrokerTests {
             topics.insert("\(prefix)/\(c.name)/state")
             if discovery == "entity" { for k in c.components { topics.insert("homeassistant/\(k)/kiosk-test/\(c.name)/config") } }
         }
-        if discovery == "device", !controls.isEmpty { topics.insert(deviceConfig) }
+        if discovery == "entity" { for e in deviceEntities { topics.insert("homeassistant/\(e.component)/kiosk-test/\(e.level)/config") } }
+        // The display's retained states (the last touch only after a touch: none here).
+        for level in ["display", "blank_after"] { topics.insert("\(prefix)/\(level)/state") }
+        // The kiosk's own entities are always there: the device config too.
+        if discovery == "device" { topics.insert(deviceConfig) }
         return topics
     }
 
-    static let deviceConfig = "homeassistant/device/kiosk-test/config"
+    /// The kiosk's own entities (`DeviceEntity`), in every config.
+    static let deviceEntities: [(component: String, level: String)] = [
+        ("image", "screenshot"), ("button", "screenshot"), ("light", "display"), ("number", "blank_after"), ("sensor", "last_touch"),
+    ]
 
-    /// A topic of one of the kiosk's own entities (a reserved level: `display/state`), or a
-    /// component id of one (`/display_light`).
-    static func isKiosksOwn(_ topic: String) -> Bool {
-        topic.split(separator: "/").contains { part in
-            KioskTopics.reservedLevels.contains { part == $0 || part.hasPrefix($0 + "_") && part.dropFirst($0.count + 1).allSatisfy(\.isLetter) }
-        }
-    }
+    static let deviceConfig = "homeassistant/device/kiosk-test/config"
 
     /// Waits until the broker's retained set is `expected` (empty payloads are no retained
     /// message: the broker deletes them), and the device config (when retained) holds exactly
     /// `controls`' components.
     static func expectRetained(_ expected: Set<String>, controls: [View] = [], on broker: Broker, _ step: String) throws {
-        let components = Set(controls.flatMap { c in c.components.map { "\(c.name)_\($0)" } })
+        let components = Set(controls.flatMap { c in c.components.map { "\(c.name)_\($0)" } } + deviceEntities.map { "\($0.level)_\($0.component)" })
         var seen: [String: String] = [:]
         func inDevice() -> Set<String>? {
             guard let payload = seen[deviceConfig],
                   let j = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else { return nil }
             // A component that is its platform alone is one Home Assistant is told to remove.
-            return Set((j["cmps"] as? [String: [String: Any]] ?? [:]).filter { $0.value.count > 1 && !isKiosksOwn("/" + $0.key) }.keys)
+            return Set((j["cmps"] as? [String: [String: Any]] ?? [:]).filter { $0.value.count > 1 }.keys)
         }
         for _ in 0..<10 {
-            // The controls' topics: the kiosk's own entities (the display's...) are their own tests'.
-            seen = try broker.retained(["homeassistant/#", "kiosk/#"]).filter { !isKiosksOwn($0.key) }
+            seen = try broker.retained(["homeassistant/#", "kiosk/#"])
             if Set(seen.keys) == expected, seen[deviceConfig] == nil || inDevice() == components { break }
         }
         #expect(Set(seen.keys) == expected, "\(step): left over \(Set(seen.keys).subtracting(expected).sorted()), missing \(expected.subtracting(seen.keys).sorted())")
@@ -256,7 +255,7 @@ struct ChangingConfigOnBrokerTests {
         try kiosk.start()
         let moved = Self.announced(base, prefix: "kiosk/elsewhere")
         var seen: Set<String> = []
-        for _ in 0..<10 where seen != moved { seen = Set(try broker.retained(["homeassistant/#", "kiosk/#"]).keys.filter { !(Self.isKiosksOwn($0) && $0.hasPrefix("kiosk/elsewhere/")) }) }
+        for _ in 0..<10 where seen != moved { seen = Set(try broker.retained(["homeassistant/#", "kiosk/#"]).keys) }
         #expect(seen == moved, "restarted with another prefix: left over \(seen.subtracting(moved).sorted())")
 
         kiosk.stop()

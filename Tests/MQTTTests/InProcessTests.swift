@@ -3,13 +3,15 @@ import Foundation
 import KioskCore
 import KioskTestSupport
 import KioskLog
+import Scene
+import KioskConfig
 import MQTT
 import Runtime
 import Testing
 
-/// The extension inside a live `KioskLoop` (headless, the real clock), stepped by the test as the
-/// loop's poll would serve it, so that each `service` call can be timed and a finger's tap given
-/// as the touchscreen gives it (`process`, then `tick`).
+/// The extension inside a live `KioskLoop` (headless, the real clock), woken by the test through
+/// the loop's own `runOnce`, each `service` call timed (`Timed`), and a finger's tap given as the
+/// touchscreen gives it (`process`, then `tick`).
 @Suite(.enabled(if: Broker.available, "needs mosquitto and mosquitto-clients"), .serialized)
 struct InProcessTests {
     final class Harness {
@@ -17,8 +19,9 @@ struct InProcessTests {
         let loop: KioskLoop
         let mqtt: MQTTExtension
         let handler = InMemoryLogHandler()
+        let timed: Timed
         /// The longest `service` call so far, in milliseconds.
-        private(set) var slowestService = 0.0
+        var slowestService: Double { timed.slowest }
 
         /// `backlightClass`: a folder standing in for /sys/class/backlight (none: a folder without one).
         init(broker: Broker, backlightClass: String? = nil) throws {
@@ -36,23 +39,17 @@ struct InProcessTests {
                                  })
             let settings = try #require(loop.configuration.mqtt)
             mqtt = try MQTTExtension(settings: settings, logger: logger, now: MonotonicClock.now)
-            loop.install(mqtt)
+            timed = Timed(mqtt)
+            loop.install(timed)
         }
 
         deinit { try? FileManager.default.removeItem(at: folder) }
 
-        /// One wake-up: poll the extension's descriptors until its deadline (at most 50 ms), serve it, tick the loop.
+        /// One wake-up of the loop, `run()`'s own, waiting at most 50 ms or until the extension's deadline.
         func step() {
-            var fds: [pollfd] = []
-            mqtt.appendPollDescriptors(to: &fds)
             let now = MonotonicClock.now
             let wait = mqtt.nextDeadline.map { max(0, min(50, Int32($0.seconds(since: now) * 1000) + 1)) } ?? 50
-            _ = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), wait) }
-            let start = MonotonicClock.now
-            fds.withUnsafeBufferPointer { mqtt.service($0, now: start, target: loop) }
-            loop.applySubmittedCommands(at: start)
-            slowestService = max(slowestService, MonotonicClock.now.seconds(since: start) * 1000)
-            loop.tick(at: MonotonicClock.now)
+            _ = loop.runOnce(milliseconds: wait)
         }
 
         /// Steps until `condition` holds or `seconds` pass.
@@ -150,4 +147,33 @@ struct InProcessTests {
         broker.process?.signal(SIGCONT)
         #expect(h.run(seconds: 30) { sub.text.contains("{\"taps\":\(presses),") }, "the latest state once the broker reads again")
     }
+}
+
+/// An extension as the loop serves it, each `service` call timed: what a test of "never blocks
+/// the loop" measures.
+final class Timed: LoopExtension {
+    let inner: LoopExtension
+    /// The longest `service` call so far, in milliseconds.
+    private(set) var slowest = 0.0
+    init(_ inner: LoopExtension) { self.inner = inner }
+
+    func start(configuration: KioskConfiguration, scene: KioskScene, now: Instant) { inner.start(configuration: configuration, scene: scene, now: now) }
+    func appendPollDescriptors(to fds: inout [pollfd]) { inner.appendPollDescriptors(to: &fds) }
+    func service(_ ready: UnsafeBufferPointer<pollfd>, now: Instant, target: CommandTarget) {
+        let start = MonotonicClock.now
+        inner.service(ready, now: now, target: target)
+        slowest = max(slowest, MonotonicClock.now.seconds(since: start) * 1000)
+    }
+    var nextDeadline: Instant? { inner.nextDeadline }
+    func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant) {
+        inner.completed(ticket: ticket, result: result, target: target, now: now)
+    }
+    func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant) {
+        inner.publish(events, source: source, scene: scene, now: now)
+    }
+    func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] {
+        inner.reconfigure(old: old, new: new, scene: scene, now: now)
+    }
+    func stop(now: Instant) { inner.stop(now: now) }
+    var statsFields: [(String, String)] { inner.statsFields }
 }

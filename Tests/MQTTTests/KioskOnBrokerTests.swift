@@ -97,12 +97,14 @@ struct KioskOnBrokerTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.dropFirst(device.count + 1).utf8)) as? [String: Any])
         for key in ["dev", "o", "cmps", "availability_topic"] { #expect(json[key] != nil, "the device config lacks \(key)") }
         let cmps = try #require(json["cmps"] as? [String: [String: Any]])
-        #expect(Set(cmps.keys.filter { !ChangingConfigOnBrokerTests.isKiosksOwn("/" + $0) }) == ["button_event", "button_button", "slider_number", "switch_switch"])
+        #expect(Set(cmps.keys) == ["button_event", "button_button", "slider_number", "switch_switch", "screenshot_image", "screenshot_button",
+                                   "display_light", "blank_after_number", "last_touch_sensor"])
         let required: [String: [String]] = [
             "switch": ["state_topic", "command_topic"], "number": ["state_topic", "command_topic", "min", "max", "step"],
-            "event": ["state_topic", "event_types"], "button": ["command_topic", "payload_press"],
+            "event": ["state_topic", "event_types"], "button": ["command_topic", "payload_press"], "image": ["image_topic", "content_type"],
+            "light": ["schema", "state_topic", "command_topic", "supported_color_modes"], "sensor": ["state_topic", "device_class"],
         ]
-        for (id, c) in cmps where !ChangingConfigOnBrokerTests.isKiosksOwn("/" + id) {
+        for (id, c) in cmps {
             let platform = c["p"] as? String ?? "?"
             #expect(id.hasSuffix("_\(platform)"))
             for key in ["name", "unique_id"] + (required[platform] ?? ["?"]) { #expect(c[key] != nil, "\(id) lacks \(key)") }

@@ -86,14 +86,14 @@ final class ControlSocketTests {
         run.loop.tick(at: run.clock.now)
     }
 
-    /// One wake-up of the loop as `run()` makes it, waiting up to `milliseconds` in poll().
+    /// How far each wake-up moves the virtual clock: a frame, unless a test holds it still.
+    var frame = 1.0 / 60
+
+    /// One wake-up of the loop, `run()`'s own, waiting up to `milliseconds` in poll(); the
+    /// virtual clock `frame` on.
     func pump(milliseconds: Int32 = 20) {
-        run.loop.fds.removeAll(keepingCapacity: true)
-        run.loop.appendExtensionDescriptors()
-        _ = run.loop.fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
-        run.clock.now = run.clock.now.adding(seconds: 1.0 / 60)
-        run.loop.serviceExtensions()
-        run.loop.tick(at: run.clock.now)
+        run.clock.now = run.clock.now.adding(seconds: frame)
+        _ = run.loop.runOnce(milliseconds: milliseconds)
     }
 
     /// Pumps the loop until `client` has `count` lines more: the condition, however many wake-ups

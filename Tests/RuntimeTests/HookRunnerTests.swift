@@ -274,14 +274,8 @@ struct HooksInTheLoopTests {
         let wake = try #require(run.loop.nextWake(after: pressed))
         #expect(wake <= pressed.adding(seconds: 30))
 
-        // The loop's own wake-ups until the hook is gone: each polls the descriptors as run() does.
-        func wakeUp() {
-            run.loop.fds.removeAll(keepingCapacity: true)
-            run.loop.appendExtensionDescriptors()
-            _ = poll(&run.loop.fds, nfds_t(run.loop.fds.count), 100)
-            run.loop.serviceExtensions()
-            run.loop.tick(at: run.clock.now)
-        }
+        // The loop's own wake-ups, run()'s, until the hook is gone.
+        func wakeUp() { _ = run.loop.runOnce(milliseconds: 100) }
         run.clock.now = pressed.adding(seconds: 30)
         let limit = Date().addingTimeInterval(20)
         while runner.runningCount > 0, Date() < limit { wakeUp() }

@@ -139,19 +139,4 @@ struct NewNodePermissionTests {
         #expect(said.lines.last == "problem: no touchscreen kiosk can open in \(folder.path); it cannot open:\n  "
                 + "\(old): \(Self.refusal)\n  \(young): \(Self.refusal)")
     }
-
-    /// The tools' pump (`kiosk touches --follow`) wakes for the watcher's deadline too, with no
-    /// descriptor ready: poll's timeout is cut to it.
-    @Test func theToolsPumpWakesForADeadline() throws {
-        let start = EventPump.now()
-        var calls = 0
-        let ending = try EventPump.run(seconds: 30, descriptors: { [] }, wake: { Instant(seconds: start + 0.05) }) { () throws(InputDeviceError) -> EventPump.Ending? in
-            calls += 1
-            return .deviceGone
-        }
-        #expect(ending == .deviceGone)
-        #expect(calls == 1)
-        let took = EventPump.now() - start
-        #expect(took >= 0.05 && took < 10, "woke after \(took) s")
-    }
 }

@@ -304,6 +304,26 @@ def display_checks(ha, kiosk, report):
     report.check("blank_after set from Home Assistant; the last touch as a timestamp", blank_after_and_last_touch)
 
 
+def check_screenshot(ha, report):
+    """Issue 23 item 5: the Screenshot button makes kiosk publish a PNG, and the image entity serves it."""
+    def screenshot():
+        button, image = "button.kiosk_check_screenshot", "image.kiosk_check_screen"
+        if ha.state(button) is None or ha.state(image) is None:
+            raise AssertionError(f"no {button} or {image} among {ha.mqtt_entities()}")
+        before = (ha.state(image) or {}).get("state")
+        ha.call("button", "press", entity_id=button)
+        wait_for("the image updated", 15,
+                 lambda: (ha.state(image) or {}).get("state") not in (None, "unknown", "unavailable", before))
+        req = urllib.request.Request(ha.base + f"/api/image_proxy/{image}", headers={"Authorization": f"Bearer {ha.token}"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            data, kind = r.read(), r.headers.get("Content-Type")
+        if not data.startswith(b"\x89PNG\r\n\x1a\n") or kind != "image/png":
+            raise AssertionError(f"{len(data)} bytes of {kind}: {data[:16]!r}")
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        return f"{image}: {width}x{height}, {len(data)} bytes of {kind}"
+    report.check("the Screenshot button publishes the panel's frame, and the image entity serves it as a PNG", screenshot)
+
+
 def run_checks(args, report, work):
     broker_port, ha_port = free_port(), free_port()
     conf = os.path.join(work, "mosquitto.conf")
@@ -362,6 +382,7 @@ def run_checks(args, report, work):
             wait_for("the press as an event in Home Assistant", 10, lambda: (ha.state(event) or {}).get("state") != before)
             return f"{entity} -> {event}"
         report.check("a press from Home Assistant fires the button's event", button_press)
+        check_screenshot(ha, report)
         display_checks(ha, kiosk, report)
 
         def names():

@@ -17,6 +17,8 @@ struct LoopExtensions {
     var sourceRuns: [(end: Int, source: ChangeSource)] = []
     /// Commands submitted by the extensions, applied after every one was served.
     var commands = RingQueue<QueuedCommand>(capacity: Self.commandCapacity)
+    /// The screenshot being encoded in a child, with its bounds (KioskLoop+Screenshots.swift).
+    var screenshots = ScreenshotJob()
     /// Each socket client has one command waiting at most, MQTT `maximumCommands`.
     static let commandCapacity = 512
 
@@ -57,19 +59,21 @@ extension KioskLoop: CommandTarget {
 
     /// Each extension's descriptors, after the loop's own (poll()'s array, reused every wake-up).
     func appendExtensionDescriptors() {
-        for e in extensions.installed { e.appendPollDescriptors(to: &fds) }
+        extensions.screenshots.appendPollDescriptors(to: &pollLoop.fds)
+        for e in extensions.installed { e.appendPollDescriptors(to: &pollLoop.fds) }
     }
 
     /// After poll(): the synthetic touches that fell due, then each extension's descriptors and
     /// deadlines. Runs before the input stage.
     func serviceExtensions() {
+        serviceScreenshots(at: clock.now)
         guard !extensions.installed.isEmpty || !extensions.touches.queue.isEmpty else { return }
         scene.recordsEvents = true
         let now = clock.now
         // What the panel's frames did so far this wake-up was a finger's.
         extensions.mark(scene.events.count, .touch)
         playSyntheticTouches(through: now)
-        fds.withUnsafeBufferPointer { ready in
+        pollLoop.fds.withUnsafeBufferPointer { ready in
             for e in extensions.installed { e.service(ready, now: now, target: self) }
         }
         applySubmittedCommands(at: now)
@@ -92,6 +96,7 @@ extension KioskLoop: CommandTarget {
     /// The earliest moment an extension or a synthetic touch needs the loop.
     var extensionDeadline: Instant? {
         var wake = extensions.touches.nextDeadline
+        if let t = extensions.screenshots.nextDeadline, wake.map({ t < $0 }) ?? true { wake = t }
         for e in extensions.installed {
             if let t = e.nextDeadline, wake.map({ t < $0 }) ?? true { wake = t }
         }
@@ -121,6 +126,7 @@ extension KioskLoop: CommandTarget {
     func shutdownExtensions() {
         let now = clock.now
         for e in extensions.installed { e.stop(now: now) }
+        extensions.screenshots.cancel()
         extensions.installed.removeAll()
     }
 
@@ -163,6 +169,8 @@ extension KioskLoop: CommandTarget {
                     throw RemoteCommandError("duration \(seconds) is out of range; expected seconds from 0 to \(Int(SyntheticTouches.maximumSwipeSeconds))")
                 }
                 try queue(SyntheticTouches.swipe(from: from, to: to, seconds: seconds, source: source, now: now))
+            case .screenshot:
+                try requestScreenshot(at: now)
             }
         } catch let e as ControlChangeError {
             return .failure(RemoteCommandError(e.message))

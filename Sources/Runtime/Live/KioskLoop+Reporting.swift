@@ -43,7 +43,7 @@ extension KioskLoop {
             ("display", display.statusWord),
             ("config.generation", "\(generation)"),
         ] + (liveInput?.counters ?? InputCounters()).statsFields()
-          + extensions.installed.flatMap(\.statsFields) + stateStatsFields)
+          + extensions.installed.flatMap(\.statsFields) + screenshotStatsFields + stateStatsFields)
         var metadata: Logger.Metadata = [:]
         for (k, v) in fields { metadata[k] = "\(v)" }
         // Numbered: a gap in the numbers on the serial console shows lines were lost, and the

@@ -68,49 +68,16 @@ extension KioskLoop {
 
     /// Signals arrive as a file in the same poll: no handler runs in the middle of a frame.
     func openLoopFiles() throws(KioskLoopError) {
-        guard signals < 0 else { return }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for s in [SIGINT, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&mask, s) }
+        guard !pollLoop.isOpen else { return }
         signal(SIGPIPE, SIG_IGN)
-        pthread_sigmask(SIG_BLOCK, &mask, &previousMask)
         do throws(SystemCallError) {
-            signals = try systemCall("signalfd", on: "SIGINT SIGTERM SIGHUP SIGUSR1") { signalfd(-1, &mask, kiosk_SFD_CLOEXEC | kiosk_SFD_NONBLOCK) }
-            timer = try systemCall("timerfd_create", on: "CLOCK_MONOTONIC") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) }
+            try pollLoop.open()
         } catch {
-            if signals < 0 { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
             throw .loopFiles(error)
         }
-        fds.reserveCapacity(16)
     }
 
-    func closeLoopFiles() {
-        if signals >= 0 {
-            // Signals still pending (a second SIGTERM) are taken here, not by their default action
-            // once the mask is back: the exit stays clean.
-            var info = signalfd_siginfo()
-            while read(signals, &info, MemoryLayout<signalfd_siginfo>.size) > 0 {}
-            close(signals)
-            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-        }
-        if timer >= 0 { close(timer) }
-    }
-
-    func arm(_ fd: Int32, at time: Instant?) {
-        var spec = itimerspec()
-        if let time {
-            // Absolute on the monotonic clock, which evdev timestamps and the scene use too; a
-            // moment already past still fires (at once).
-            let us = max(time.microseconds, 1)
-            spec.it_value = timespec(tv_sec: Int(us / 1_000_000), tv_nsec: Int(us % 1_000_000) * 1000)
-        }
-        timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
-    }
-
-    func drainTimer() {
-        var expirations: UInt64 = 0
-        _ = read(timer, &expirations, 8)
-    }
+    func closeLoopFiles() { pollLoop.close() }
 
     // The loop's parts, for the tests and the commands.
     public var output: (any FrameOutput)? { pipeline.output }

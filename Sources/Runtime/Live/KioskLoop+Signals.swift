@@ -9,14 +9,13 @@ import Glibc
 extension KioskLoop {
 
     func handleSignals() -> Ending? {
-        var info = signalfd_siginfo()
         var stop: Int32?
         var hangup = false
         var screenshot = false
         // A storm of signals collapses into at most one of each action per wake-up.
-        while read(signals, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-            switch Int32(info.ssi_signo) {
-            case SIGTERM, SIGINT: stop = Int32(info.ssi_signo)
+        pollLoop.takeSignals { signo in
+            switch signo {
+            case SIGTERM, SIGINT: stop = signo
             case SIGHUP: hangup = true
             case SIGUSR1: screenshot = true
             default: break

@@ -73,11 +73,8 @@ public final class KioskLoop {
     let notifier: SystemdNotifier?
     /// The kernel's device events, for display hotplug; nil when not live or refused.
     var hotplug: DisplayHotplugSocket?
-    var signals: Int32 = -1
-    var timer: Int32 = -1
-    var previousMask = sigset_t()
-    /// Reused every wake-up: the loop allocates nothing of its own in steady state.
-    var fds: [pollfd] = []
+    /// The one poll() the loop waits in, with the signals and the timer (PollLoop.swift).
+    let pollLoop = PollLoop(signals: [SIGINT, SIGTERM, SIGHUP, SIGUSR1])
     /// On a paced output, when the next frame is drawn (KioskLoop+Pacing.swift).
     var repaintAt: Instant?
     /// The output's vblank timing as the log last said it, and whether it was ever paced (KioskLoop+Pacing.swift).
@@ -202,30 +199,31 @@ public final class KioskLoop {
             nextStats = start.adding(seconds: configuration.runtime.log.statsInterval)
         }
         while true {
-            arm(timer, at: nextWake(after: clock.now))
-            fds.removeAll(keepingCapacity: true)
-            for fd in [signals, timer] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-            if let fd = output?.pollDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-            if let fd = hotplug?.fileDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-            liveInput?.forEachDescriptor { fd in fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-            logPump?.descriptorsWantingWrite { fd in
-                if fds.count < fds.capacity { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
-            }
-            appendExtensionDescriptors()
-            let ready = systemCall { fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) } }
-            if case .failure(let errno) = ready {
-                // Never seen in practice (poll fails only on a bad array or no memory), but a loop
-                // that went round again at once would spin a core: say it, then wait a moment.
-                log.error("poll failed; retrying in 0.1 s", metadata: ["errno": "\(errno)"])
-                StageMeter.pause(milliseconds: 100)
-            }
-            if let ending = iterate() { return finish(ending) }
+            if let ending = runOnce() { return finish(ending) }
         }
+    }
+
+    /// One wake-up as `run()` makes it: the descriptors wanted now, `poll()` until one is ready,
+    /// the timer fires at `nextWake` or `milliseconds` pass (-1: no limit), then every stage.
+    /// Returns an ending when a signal asks to stop (`run()` then finishes).
+    public func runOnce(milliseconds: Int32 = -1) -> Ending? {
+        pollLoop.begin(wakeAt: nextWake(after: clock.now))
+        if let fd = output?.pollDescriptor { pollLoop.add(fd) }
+        if let fd = hotplug?.fileDescriptor { pollLoop.add(fd) }
+        liveInput?.forEachDescriptor { fd in pollLoop.add(fd) }
+        logPump?.descriptorsWantingWrite { fd in pollLoop.addIfRoom(fd, events: Int16(POLLOUT)) }
+        appendExtensionDescriptors()
+        if case .failure(let errno) = pollLoop.wait(milliseconds: milliseconds) {
+            // Never seen in practice (poll fails only on a bad array or no memory), but a loop
+            // that went round again at once would spin a core: say it, then wait a moment.
+            log.error("poll failed; retrying in 0.1 s", metadata: ["errno": "\(errno)"])
+            StageMeter.pause(milliseconds: 100)
+        }
+        return iterate()
     }
 
     /// One wake-up: every stage in order. Returns an ending when a signal asks to stop.
     func iterate() -> Ending? {
-        drainTimer()
         if let ending = handleSignals() { return ending }
         handleDisplayEvents(at: clock.now)
         if let hotplug, hotplug.readDisplayHotplug() { displayHotplugged(at: clock.now) }

@@ -33,6 +33,9 @@ public enum RemoteCommand: Sendable, Equatable {
     /// Synthetic touches through the panel's path (decision trace included), at scene coordinates.
     case tap(Point)
     case swipe(from: Point, to: Point, seconds: Double)
+    /// A PNG of the frame the panel shows, made without blocking the loop: accepted now, and
+    /// handed to every extension's `screenshotTaken` once encoded (KioskLoop+Screenshots.swift).
+    case screenshot
 }
 
 /// Why a remote command was refused: said to the one who asked; nothing changed.
@@ -90,6 +93,10 @@ public protocol LoopExtension: AnyObject {
     func displayChanged(_ status: DisplayStatus, now: Instant)
     /// The loop is ending (a signal): last words, without blocking for long.
     func stop(now: Instant)
+    /// A screenshot asked for (by any extension) was encoded, or failed: called by the loop once
+    /// per encode, before the extensions are served, for every extension; each one that asked
+    /// answers its own (the socket's client, MQTT's image topic).
+    func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant)
     /// Its counters for the stats line, as (key, value) pairs: what it served, dropped, failed.
     var statsFields: [(String, String)] { get }
 }
@@ -100,4 +107,5 @@ extension LoopExtension {
     public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] { [] }
     public var statsFields: [(String, String)] { [] }
     public func displayChanged(_ status: DisplayStatus, now: Instant) {}
+    public func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant) {}
 }

@@ -1,0 +1,205 @@
+import CLinuxSystem
+import KioskCore
+import Render
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The frame the panel shows, as PNG bytes (the shadow buffer the renderer draws, upright).
+public struct Screenshot: Sendable, Equatable {
+    public var png: [UInt8]
+    public var width: Int
+    public var height: Int
+    /// When it was asked for: the frame is the one drawn by then.
+    public var takenAt: Instant
+}
+
+/// Why a screenshot that was started did not come: said to every one who waited for it.
+public struct ScreenshotError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The loop's screenshots (the control socket's `screenshot`, MQTT's Screenshot button).
+///
+/// Encoding 800x480 as a PNG takes milliseconds to tens of them (README, "Performance"): too long
+/// for a frame. So the encode runs in a child process: `fork()` gives it the frame as it was
+/// (copy on write), it writes the PNG down a pipe and exits (Render/PNGEncoding.swift
+/// `forkPNGWriter(to:)`), and the loop reads the pipe without blocking, from its one `poll()`,
+/// and reaps the child through a pidfd; the loop draws on meanwhile. Bounded: one child at a
+/// time (a request while one encodes waits for that one's picture: coalesced), at most one start
+/// per `Limits.minimumInterval` (a request sooner is refused and counted as dropped), at most
+/// `Limits.maximumBytes` of PNG (more: the child is killed), `Limits.seconds` for the child.
+final class ScreenshotJob {
+    struct Limits {
+        var minimumInterval = 2.0
+        var maximumBytes = 2 << 20
+        var seconds = 10.0
+    }
+
+    /// What became of a request.
+    enum Admission: Equatable {
+        /// A child is encoding the frame now.
+        case started
+        /// One was already encoding: its picture answers this request too.
+        case joined
+        /// Nothing started; why.
+        case refused(String)
+    }
+
+    struct Child {
+        var pid: pid_t
+        var pidfd: Int32
+        var pipe: Int32
+        var bytes: [UInt8] = []
+        var ended = false
+        var status: Int32?
+        var failure: String?
+        var deadline: Instant
+        var width: Int
+        var height: Int
+        var askedAt: Instant
+    }
+
+    let limits: Limits
+    private(set) var child: Child?
+    private(set) var lastStart: Instant?
+    /// Screenshots made; requests refused (too soon, no child) or failed; requests that joined one in flight.
+    private(set) var taken = 0
+    private(set) var dropped = 0
+    private(set) var coalesced = 0
+    /// Each read's room, allocated once.
+    private var chunk = [UInt8](repeating: 0, count: 65536)
+
+    init(limits: Limits = Limits()) { self.limits = limits }
+
+    deinit { cancel() }
+
+    var inFlight: Bool { child != nil }
+
+    /// Starts encoding `frame` as it is at `now`, joins the encode in flight, or says why not.
+    func request(_ frame: PixelBuffer, now: Instant) -> Admission {
+        if child != nil {
+            coalesced += 1
+            return .joined
+        }
+        if let last = lastStart, now < last.adding(seconds: limits.minimumInterval) {
+            dropped += 1
+            let wait = last.adding(seconds: limits.minimumInterval).seconds - now.seconds
+            return .refused("at most one screenshot every \(fixedDecimal(limits.minimumInterval, 1)) s; the next in \(fixedDecimal(wait, 1)) s")
+        }
+        switch start(frame, now: now) {
+        case .success(let c):
+            child = c
+            lastStart = now
+            return .started
+        case .failure(let why):
+            dropped += 1
+            return .refused("cannot start the encoder: \(why)")
+        }
+    }
+
+    private func start(_ frame: PixelBuffer, now: Instant) -> Result<Child, SystemCallError> {
+        var ends: [Int32] = [-1, -1]
+        guard kiosk_pipe2(&ends, O_CLOEXEC) == 0 else { return .failure(SystemCallError(call: "pipe2", errno: Errno(rawValue: errno))) }
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        let forked = frame.forkPNGWriter(to: ends[1])
+        close(ends[1])
+        guard case .success(let pid) = forked else {
+            close(ends[0])
+            if case .failure(let e) = forked { return .failure(SystemCallError(call: "fork", errno: e)) }
+            return .failure(SystemCallError(call: "fork", errno: Errno(rawValue: EINVAL)))
+        }
+        let pidfd = pidfd_open(pid, 0)
+        guard pidfd >= 0 else {
+            // Without a pidfd the loop cannot learn of its exit: stopped and reaped now (as a hook's).
+            let code = errno
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = systemCall { waitpid(pid, &status, 0) }
+            close(ends[0])
+            return .failure(SystemCallError(call: "pidfd_open", errno: Errno(rawValue: code)))
+        }
+        _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
+        return .success(Child(pid: pid, pidfd: pidfd, pipe: ends[0], deadline: now.adding(seconds: limits.seconds),
+                              width: frame.width, height: frame.height, askedAt: now))
+    }
+
+    /// The child's pipe until it ends, and its pidfd until it exits.
+    func appendPollDescriptors(to fds: inout [pollfd]) {
+        guard let c = child else { return }
+        if !c.ended { fds.append(pollfd(fd: c.pipe, events: Int16(POLLIN), revents: 0)) }
+        if c.status == nil { fds.append(pollfd(fd: c.pidfd, events: Int16(POLLIN), revents: 0)) }
+    }
+
+    /// The child's time limit.
+    var nextDeadline: Instant? { child.map { $0.deadline } }
+
+    /// Reads what the child wrote, reaps it once it exited: the screenshot or why not, once, when
+    /// the child is gone; nil while it is still at work. Never waits (the pipe is non-blocking, the
+    /// reap WNOHANG), so it may be called at any wake-up, its descriptors ready or not.
+    func service(now: Instant) -> Result<Screenshot, ScreenshotError>? {
+        guard var c = child else { return nil }
+        if c.failure == nil, now >= c.deadline {
+            c.failure = "the encoder took longer than \(Int(limits.seconds)) s and was stopped"
+            kill(c.pid, SIGKILL)
+        }
+        if !c.ended { read(&c) }
+        if c.status == nil {
+            var status: Int32 = 0
+            if case .success(let p) = systemCall({ waitpid(c.pid, &status, WNOHANG) }), p == c.pid { c.status = status }
+        }
+        guard let status = c.status, c.ended || c.failure != nil else {
+            child = c
+            return nil
+        }
+        close(c.pipe)
+        close(c.pidfd)
+        child = nil
+        if let failure = c.failure { return failed(failure) }
+        guard status == 0 else { return failed("the encoder ended with \(HookSpawn.describe(status: status).text)") }
+        guard c.bytes.starts(with: PixelBuffer.pngSignature) else { return failed("the encoder wrote no PNG") }
+        taken += 1
+        return .success(Screenshot(png: c.bytes, width: c.width, height: c.height, takenAt: c.askedAt))
+    }
+
+    private func failed(_ why: String) -> Result<Screenshot, ScreenshotError> {
+        dropped += 1
+        return .failure(ScreenshotError(why))
+    }
+
+    /// Reads what the pipe holds now; past `maximumBytes` the child is stopped.
+    private func read(_ c: inout Child) {
+        while true {
+            let room = min(chunk.count, limits.maximumBytes + 1 - c.bytes.count)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(c.pipe, $0.baseAddress, room) }
+            if n > 0 {
+                c.bytes.append(contentsOf: chunk[0..<n])
+                if c.bytes.count > limits.maximumBytes {
+                    c.failure = "the PNG is larger than \(limits.maximumBytes) bytes"
+                    c.bytes = []
+                    c.ended = true
+                    kill(c.pid, SIGKILL)
+                    return
+                }
+                continue
+            }
+            if n == 0 { c.ended = true }
+            if n < 0, errno == EINTR { continue }
+            if n < 0, errno != EAGAIN { c.ended = true }
+            return
+        }
+    }
+
+    /// The loop is ending: a child still at work is stopped and reaped.
+    func cancel() {
+        guard let c = child else { return }
+        kill(c.pid, SIGKILL)
+        var status: Int32 = 0
+        _ = systemCall { waitpid(c.pid, &status, 0) }
+        close(c.pipe)
+        close(c.pidfd)
+        child = nil
+    }
+}
