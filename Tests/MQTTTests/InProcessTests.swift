@@ -176,4 +176,5 @@ final class Timed: LoopExtension {
     }
     func stop(now: Instant) { inner.stop(now: now) }
     var statsFields: [(String, String)] { inner.statsFields }
+    func displayChanged(_ status: DisplayStatus, now: Instant) { inner.displayChanged(status, now: now) }
 }
