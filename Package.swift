@@ -129,7 +129,7 @@ let package = Package(
                                                        "KioskCore", "KioskConfig"],
                     exclude: ["Golden"]),
         // Against a real Mosquitto broker (apt mosquitto mosquitto-clients) started by the tests.
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTProtocol", "KioskConfig", "Scene", "KioskCore", "kiosk",
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTProtocol", "KioskConfig", "Scene", "KioskCore", "kiosk", "Control",
                                                      "Runtime", "Render", "Display", "KioskLog", "KioskTestSupport"]),
         // ARCHITECTURE.md's names checked against the tree (files, and the symbols it places in them).
         .testTarget(name: "DocumentationTests", dependencies: ["KioskTestSupport"]),

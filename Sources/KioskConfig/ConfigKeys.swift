@@ -68,7 +68,7 @@ enum ControlKey: String, ConfigKey {
 
 enum MQTTKey: String, ConfigKey {
     case broker, caFile = "ca_file", clientID = "client_id", username, passwordFile = "password_file", topicPrefix = "topic_prefix"
-    case discoveryPrefix = "discovery_prefix", discovery, node
+    case discoveryPrefix = "discovery_prefix", discovery, node, stateInterval = "state_interval"
 }
 
 /// `[hooks]`: the limits.

@@ -39,6 +39,11 @@ public struct MQTTSettings: Sendable, Equatable {
     /// `discovery = "device" | "entity" | false`: Home Assistant's discovery in one device config
     /// (2024.12 and later), one config per entity (older Home Assistant), or none.
     public var discovery = Discovery.device
+    /// `state_interval`: while a finger moves a control, its state is published at most this often
+    /// (seconds; 0: every change); its final value always at once when the finger lifts.
+    public var stateInterval = 0.1
+    /// The longest `state_interval` taken: a state a minute late would be no state at all.
+    public static let maximumStateInterval = 60.0
 
     public enum Discovery: String, Sendable, Equatable, CaseIterable {
         case device, entity, off
@@ -173,6 +178,8 @@ struct MQTTSection {
             }
             s.node = node
         }
+        s.stateInterval = try r.number(MQTTKey.stateInterval, in: 0...MQTTSettings.maximumStateInterval, unit: " of seconds")
+            ?? s.stateInterval
         return s
     }
 
@@ -214,5 +221,6 @@ extension TOMLWriter {
         string(MQTTKey.discoveryPrefix, m.discoveryPrefix)
         if let node = m.node { string(MQTTKey.node, node) } else { unset(MQTTKey.node, "the client id") }
         if m.discovery == .off { bool(MQTTKey.discovery, false) } else { string(MQTTKey.discovery, m.discovery.rawValue) }
+        number(MQTTKey.stateInterval, m.stateInterval)
     }
 }

@@ -4,9 +4,13 @@ import Scene
 /// The names by which the world outside finds a view, which no two views may share: what the
 /// control socket and hooks match (the name as Unicode text, as Swift compares it) and, with
 /// `[mqtt]`, the topic level every MQTT topic, discovery topic and unique_id is made from
-/// (`KioskTopics.level`: every character outside `A-Z a-z 0-9 _ -` made `_`). A unique_id is
-/// `<node>_<level>_<component>` and no component's name ends another's, so two views' unique_ids
-/// meet exactly when their levels do: one check covers topics and unique_ids.
+/// (`KioskTopics.level`: every character outside `A-Z a-z 0-9 _ -` made `_`). A control's topics
+/// are `<prefix>/<level>/` followed by one of `state`, `set`, `event`, `label`, `label/set`, and a
+/// level holds no `/`, so two views' topics meet exactly when their levels do. A unique_id is
+/// `<node>_<level>_<component>` and no control's component name (`switch`, `number`, `event`,
+/// `button`, `text`) ends another's, so two views' unique_ids meet exactly when their levels do:
+/// one check covers topics and unique_ids. The kiosk's own entities use the reserved levels
+/// (`KioskTopics.reservedLevels`), which no control may take.
 struct ViewNames {
     /// Whether the file has `[mqtt]`: without it no topic is made, and names that map alike are fine.
     let mqtt: Bool

@@ -22,7 +22,8 @@ extension MQTTExtension {
             counters.commandsDropped += 1
             return
         }
-        commands.append((topic, Array(payload.prefix(ControlPayload.maximumCommandBytes + 1))))
+        // A label is the longest command; the others' limits are checked on the bytes kept.
+        commands.append((topic, Array(payload.prefix(ControlPayload.maximumLabelBytes + 1))))
     }
 
     func applyCommands(_ target: CommandTarget, now: Instant) {
@@ -30,6 +31,10 @@ extension MQTTExtension {
         let batch = commands
         commands.removeAll(keepingCapacity: true)
         for (topic, payload) in batch {
+            if let level = topics.labelCommandLevel(of: topic) {
+                applyLabel(level: level, payload, topic: topic, target)
+                continue
+            }
             if let level = topics.commandLevel(of: topic), let asked = Self.deviceCommand(level: level, payload: payload) {
                 switch asked {
                 case .failure(let error): refuse(topic, error.message)
@@ -52,6 +57,19 @@ extension MQTTExtension {
             case .success(.press): command = .press(view: c.name)
             }
             submit(command, topic: topic, target)
+        }
+    }
+
+    /// A new label for the button at `level` (`<prefix>/<level>/label/set`).
+    private func applyLabel(level: String, _ payload: [UInt8], topic: String, _ target: CommandTarget) {
+        guard let c = controls.first(where: { $0.level == level && $0.kind == .button }) else {
+            refuse(topic, "no button of this kiosk has that topic; buttons' labels: "
+                + controls.filter { $0.kind == .button }.map { topics.labelCommand($0.name) }.joined(separator: ", "))
+            return
+        }
+        switch ControlPayload.label(payload) {
+        case .failure(let error): refuse(topic, "\(error)")
+        case .success(let label): submit(.setLabel(view: c.name, label), topic: topic, target)
         }
     }
 

@@ -77,6 +77,7 @@ extension MQTTExtension {
         log.info("mqtt: connected", metadata: ["mqtt.broker": "\(settings.broker)", "mqtt.topic_prefix": "\(topics.prefix)"])
         do {
             try client.subscribe(topics.commandFilter, qos: 1)
+            try client.subscribe(topics.labelCommandFilter, qos: 1)
             if discovery { try client.subscribe(topics.homeAssistantStatus, qos: 1) }
         } catch {
             log.warning("mqtt: subscribing failed", metadata: ["mqtt.error": "\(error)"])
@@ -84,8 +85,12 @@ extension MQTTExtension {
         send(topics.availability, "online", qos: 1, retain: true)
         discoveryWanted = discovery ? .all : .none
         retainedOutOfLine = true
+        diagnosticsDue = true
         // Every state again: what changed while disconnected, and whatever the broker lost.
-        for i in controls.indices { controls[i].published = nil }
+        for i in controls.indices {
+            controls[i].published = nil
+            controls[i].publishedLabel = nil
+        }
         resendDisplay()
     }
 

@@ -11,6 +11,7 @@ extension MQTTExtension {
     /// Each part of the kiosk that has one adds it here, built in a file of its own.
     static func deviceEntities(topics: KioskTopics, configuration: KioskConfiguration) -> [DeviceEntity] {
         screenshotEntities(topics: topics)
+            + diagnosticsEntities(topics: topics)
             + displayEntities(topics: topics)
     }
 

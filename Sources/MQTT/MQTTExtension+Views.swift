@@ -16,6 +16,8 @@ extension MQTTExtension {
             if let p = previous.first(where: { $0.name == v.name && $0.kind == v.kind }) {
                 c.published = p.published
                 c.publishedFrom = p.publishedFrom
+                c.publishedAt = p.publishedAt
+                c.publishedLabel = p.publishedLabel
             }
             return c
         }
@@ -74,15 +76,35 @@ extension MQTTExtension {
         discoveryWanted = .none
     }
 
-    /// Publishes each control whose state differs from what was last sent.
-    func syncStates(_ scene: KioskScene) {
+    /// Publishes each control whose state differs from what was last sent (and a button's label
+    /// on its own topic, at once): at once, but while a
+    /// finger holds the control no sooner than `state_interval` after its last state (the change
+    /// is then due at that moment, and `nextDeadline` wakes the loop for it). The lift publishes
+    /// at once: the finger no longer holds it.
+    func syncStates(_ scene: KioskScene, now: Instant) {
         for i in controls.indices {
             guard queued < Self.maximumQueued else { return }
             let c = controls[i]
             guard c.index < scene.views.count, scene.views[c.index].name == c.name else { continue }
             let v = scene.views[c.index]
+            if c.kind == .button, c.publishedLabel != v.label {
+                controls[i].publishedLabel = v.label
+                send(topics.label(c.name), v.label, retain: true)
+                guard isConnected else { return }
+            }
             let source = StateSource(value: v.value, isOn: v.isOn, taps: v.taps, label: v.label)
-            if c.published != nil, c.publishedFrom == source { continue }
+            if c.published != nil, c.publishedFrom == source {
+                controls[i].dueAt = nil
+                continue
+            }
+            if c.published != nil, let last = c.publishedAt, scene.isHeld(ViewID(c.index)) {
+                let due = last.adding(seconds: settings.stateInterval)
+                if now < due {
+                    controls[i].dueAt = due
+                    continue
+                }
+            }
+            controls[i].dueAt = nil
             let state: String
             switch c.kind {
             case .slider: state = ControlPayload.percentState(v.value)
@@ -93,6 +115,7 @@ extension MQTTExtension {
             controls[i].publishedFrom = source
             guard state != c.published else { continue }
             controls[i].published = state
+            controls[i].publishedAt = now
             send(topics.state(c.name), state, retain: true)
             guard isConnected else { return }
         }

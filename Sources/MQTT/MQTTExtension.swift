@@ -14,7 +14,9 @@ import Glibc
 ///
 /// - Availability: `<prefix>/availability` is a retained `online` while connected; the broker's
 ///   will (retained `offline`) says when kiosk went away without a word, and a clean stop says it itself.
-/// - Every control's state is retained on `<prefix>/<view>/state`; a button's press also goes to
+/// - Every control's state is retained on `<prefix>/<view>/state`: while a finger moves a control,
+///   at most every `state_interval` (the change in between sent when that time is up), and at once
+///   otherwise (the lift, a command, a reload); the control socket still hears every change. A button's press also goes to
 ///   `<prefix>/<view>/event`. Commands on `<prefix>/<view>/set` are checked and applied as a
 ///   finger's change (source `.mqtt`); a bad one is logged and dropped.
 /// - The retained messages on the broker are what the config announces, no more: views are
@@ -90,6 +92,8 @@ public final class MQTTExtension: LoopExtension {
     /// The retained topics kiosk put on the broker and has not cleared (remembered across restarts).
     var announced: Set<String>
     var password: String?
+    /// The diagnostics are sent once connected, after the discovery configs (MQTTExtension+Diagnostics.swift).
+    var diagnosticsDue = false
     /// The last moment the loop gave us, for libmosquitto's callbacks, which come without one.
     var lastNow: Instant
 
@@ -105,6 +109,12 @@ public final class MQTTExtension: LoopExtension {
         /// What `published` was made from: while the view still holds it, no payload is built
         /// (states are looked at every wake-up, a drag's every frame).
         var publishedFrom: StateSource?
+        /// When the state was last sent; a finger's next change waits until `state_interval` after it.
+        var publishedAt: Instant?
+        /// A finger's change held back by `state_interval`: sent then (the loop wakes for it).
+        var dueAt: Instant?
+        /// A button's label last published on `<prefix>/<view>/label`; nil: to send.
+        var publishedLabel: String?
     }
 
     /// A control's state as the view holds it, compared before any payload is formatted.
@@ -172,7 +182,15 @@ public final class MQTTExtension: LoopExtension {
         }
     }
 
-    public var nextDeadline: Instant? { machine.nextDeadline }
+    public var nextDeadline: Instant? {
+        var wake = machine.nextDeadline
+        if isConnected {
+            for c in controls {
+                if let t = c.dueAt, wake.map({ t < $0 }) ?? true { wake = t }
+            }
+        }
+        return wake
+    }
 
     public func service(_ ready: UnsafeBufferPointer<pollfd>, now: Instant, target: CommandTarget) {
         lastNow = now
@@ -188,7 +206,8 @@ public final class MQTTExtension: LoopExtension {
         applyCommands(target, now: now)
         if isConnected {
             bringRetainedInLine()
-            syncStates(target.scene)
+            if diagnosticsDue, !retainedOutOfLine { publishDiagnostics(target.diagnostics) }
+            syncStates(target.scene, now: now)
             syncDisplay()
         }
     }
@@ -203,13 +222,14 @@ public final class MQTTExtension: LoopExtension {
             }
             send(topics.event(c.name), ControlPayload.pressEvent(taps: taps), retain: false)
         }
-        if isConnected { syncStates(scene) }
+        if isConnected { syncStates(scene, now: now) }
     }
 
     public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] {
         takeViews(of: scene)
         takeDeviceEntities(Self.deviceEntities(topics: topics, configuration: new))
         guard let next = new.mqtt else { return [] }
+        settings.stateInterval = next.stateInterval
         if next.discovery != settings.discovery {
             settings.discovery = next.discovery
             machine.discovery = next.discovery != .off

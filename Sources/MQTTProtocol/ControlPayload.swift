@@ -21,6 +21,25 @@ public enum ControlPayload {
     public static let pressEvent = "press"
     /// The longest command payload read; longer ones are refused unread.
     public static let maximumCommandBytes = 64
+    /// The longest label: the scene's (and the control socket's) limit, Home Assistant's `max`.
+    public static let maximumLabelCharacters = KioskScene.maximumLabelLength
+    /// The longest label command read: its characters in UTF-8 (up to 4 bytes each); longer ones
+    /// are refused unread.
+    public static let maximumLabelBytes = maximumLabelCharacters * 4
+
+    /// Reads a new label for a button: UTF-8, one line, at most `maximumLabelCharacters` (the
+    /// scene checks the characters and the line again, as for the socket's).
+    public static func label(_ payload: [UInt8]) -> Result<String, PayloadError> {
+        let expected = "one line of at most \(maximumLabelCharacters) characters"
+        guard payload.count <= maximumLabelBytes else { return .failure(PayloadError(shown: "\(payload.count) bytes", expected: expected)) }
+        guard let text = String(validating: payload, as: UTF8.self) else {
+            return .failure(PayloadError(shown: "\(payload.count) bytes that are not UTF-8", expected: expected))
+        }
+        guard text.count <= maximumLabelCharacters, !text.contains(where: \.isNewline) else {
+            return .failure(PayloadError(shown: "\(shown(text)) (\(text.count) characters)", expected: expected))
+        }
+        return .success(text)
+    }
 
     /// Reads a command for a control of `kind`; the error says what was wrong and what is expected.
     public static func command(_ payload: [UInt8], for kind: ViewKind) -> Result<ControlCommand, PayloadError> {

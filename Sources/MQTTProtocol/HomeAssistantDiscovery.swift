@@ -3,7 +3,8 @@ import Scene
 
 /// Home Assistant's MQTT discovery for one kiosk: every control's entities in one device. The
 /// switch is a `switch`, the slider a `number` (0 to 100), the button an `event` (presses, with
-/// the tap count) and a `button` (a press from Home Assistant fires it).
+/// the tap count), a `button` (a press from Home Assistant fires it) and a `text` (its label, set
+/// from Home Assistant and reported back).
 ///
 /// Two forms (`[mqtt] discovery`):
 /// - `.device` (Home Assistant 2024.12 and later): one retained `<discovery_prefix>/device/<node>/config`
@@ -57,7 +58,7 @@ public struct HomeAssistantDiscovery: Sendable {
         switch kind {
         case .toggle: ["switch"]
         case .slider: ["number"]
-        case .button: ["event", "button"]
+        case .button: ["event", "button", "text"]
         case .canvas, .square: []
         }
     }
@@ -172,7 +173,7 @@ public struct HomeAssistantDiscovery: Sendable {
     /// Device classes and icons where one is obvious: a `switch` device class for the switch,
     /// `button` for the presses, icons for the slider and the press.
     func entityKeys(_ component: String, view: String, title: String, into j: inout JSONObject) {
-        j.add("name", component == "event" ? "\(title) pressed" : title)
+        j.add("name", component == "event" ? "\(title) pressed" : component == "text" ? "\(title) label" : title)
         j.add("unique_id", "\(topics.nodeID)_\(KioskTopics.level(view))_\(component)")
         switch component {
         case "switch":
@@ -198,6 +199,12 @@ public struct HomeAssistantDiscovery: Sendable {
             j.add("command_topic", topics.command(view))
             j.add("payload_press", ControlPayload.press)
             j.add("icon", "mdi:gesture-tap-button")
+        case "text":
+            j.add("state_topic", topics.label(view))
+            j.add("command_topic", topics.labelCommand(view))
+            j.add("max", ControlPayload.maximumLabelCharacters)
+            j.add("mode", "text")
+            j.add("icon", "mdi:form-textbox")
         default:
             break
         }

@@ -1,7 +1,10 @@
+import Scene
+
 /// Where kiosk publishes and listens, under its `topic_prefix` and Home Assistant's `discovery_prefix`.
 ///
 /// A control's topics are `<prefix>/<view>/state` (retained), `<prefix>/<view>/set` (commands) and,
-/// for a button, `<prefix>/<view>/event` (each press, not retained). A view's name is used as a
+/// for a button, `<prefix>/<view>/event` (each press, not retained), `<prefix>/<view>/label`
+/// (its label, retained) and `<prefix>/<view>/label/set` (a new label). A view's name is used as a
 /// topic level with every character outside `[A-Za-z0-9_-]` made `_`, so that no name can add a
 /// level or a wildcard.
 public struct KioskTopics: Sendable, Equatable {
@@ -26,6 +29,23 @@ public struct KioskTopics: Sendable, Equatable {
     public func state(_ view: String) -> String { "\(prefix)/\(Self.level(view))/state" }
     public func command(_ view: String) -> String { "\(prefix)/\(Self.level(view))/set" }
     public func event(_ view: String) -> String { "\(prefix)/\(Self.level(view))/event" }
+    /// The button's label: its state (retained) and its command topic.
+    public func label(_ view: String) -> String { "\(prefix)/\(Self.level(view))/label" }
+    public func labelCommand(_ view: String) -> String { "\(prefix)/\(Self.level(view))/label/set" }
+    /// Every label command topic at once.
+    public var labelCommandFilter: String { "\(prefix)/+/label/set" }
+    /// The level a label command topic names, when `topic` is `<prefix>/<level>/label/set`.
+    public func labelCommandLevel(of topic: String) -> String? {
+        guard topic.hasPrefix(prefix + "/"), topic.hasSuffix("/label/set") else { return nil }
+        let middle = topic.dropFirst(prefix.count + 1).dropLast("/label/set".count)
+        guard !middle.isEmpty, !middle.contains("/") else { return nil }
+        return String(middle)
+    }
+    /// The retained topics a control of `kind` publishes on: its state, and a button's label.
+    public func retainedStates(_ view: String, kind: ViewKind) -> [String] {
+        kind == .button ? [state(view), label(view)] : [state(view)]
+    }
+
     /// One entity's config in the per-entity form of discovery.
     public func discovery(_ component: String, _ view: String) -> String {
         "\(discoveryPrefix)/\(component)/\(nodeID)/\(Self.level(view))/config"

@@ -23,7 +23,8 @@ public final class AnnouncementsInMemory: AnnouncementMemory {
     }
 }
 
-/// The retained messages a config announces: availability, each control's state topic, and
+/// The retained messages a config announces: availability, each control's state topics (a
+/// button's label too), and
 /// (with discovery) each entity's discovery config. A control is a view by name and kind.
 public struct RetainedTopics: Equatable, Sendable {
     public var availability: String
@@ -38,7 +39,7 @@ public struct RetainedTopics: Equatable, Sendable {
                 removed: [(component: String, view: String)] = [], deviceEntities: [DeviceEntity] = [],
                 discovery: HomeAssistantDiscovery?, topics: KioskTopics) {
         availability = topics.availability
-        states = controls.map { topics.state($0.name) } + deviceEntities.flatMap(\.retainedTopics)
+        states = controls.flatMap { topics.retainedStates($0.name, kind: $0.kind) } + deviceEntities.flatMap(\.retainedTopics)
         self.discovery = discovery?.messages(controls, labels: labels, removed: removed, deviceEntities: deviceEntities) ?? []
     }
 

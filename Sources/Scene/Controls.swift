@@ -38,6 +38,10 @@ extension KioskScene {
         return nil
     }
 
+    /// Whether a finger holds the control `id` now: from its touch-down on the control to its
+    /// lift or cancel.
+    public func isHeld(_ id: ViewID) -> Bool { id.rawValue < tracking.count && tracking[id.rawValue] != nil }
+
     private func control(tracking touch: TouchID) -> ViewID? {
         for i in tracking.indices where tracking[i]?.touch == touch { return ViewID(i) }
         return nil

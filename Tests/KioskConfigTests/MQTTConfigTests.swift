@@ -31,6 +31,7 @@ import Testing
         #expect(m.broker == .init(tls: false, host: "127.0.0.1", port: 1883))
         #expect(m.clientID == nil && m.topicPrefix == nil && m.username == nil && m.passwordFile == nil && m.caFile == nil)
         #expect(m.discoveryPrefix == "homeassistant" && m.discovery == .device)
+        #expect(m.stateInterval == 0.1)
         #expect(MQTTSettings.defaultClientID(hostname: "hall") == "kiosk-hall")
         #expect(MQTTSettings.defaultTopicPrefix(hostname: "hall") == "kiosk/hall")
     }
@@ -47,8 +48,9 @@ import Testing
             discovery_prefix = "ha"
             discovery = false
             node = "hall-1"
+            state_interval = 0.25
             """))
-        #expect(m.node == "hall-1")
+        #expect(m.node == "hall-1" && m.stateInterval == 0.25)
         #expect(m.broker == .init(tls: true, host: "broker.example", port: 8884))
         #expect(m.caFile == existing && m.clientID == "door-1" && m.username == "kiosk" && m.passwordFile == existing)
         #expect(m.topicPrefix == "site/door-1" && m.discoveryPrefix == "ha" && m.discovery == .off)
@@ -90,6 +92,10 @@ import Testing
         ("broker = \"mqtt://host\"\nnode = \"\"", 3, "mqtt.node", "is not a node id"),
         ("broker = \"mqtt://host\"\nbrokr = 1", 3, "mqtt.brokr", "unknown key in [mqtt]; did you mean 'broker'?"),
         ("client_id = \"x\"", 1, "mqtt", "[mqtt] needs 'broker'"),
+        ("broker = \"mqtt://host\"\nstate_interval = -0.1", 3, "mqtt.state_interval", "-0.1 is out of range; allowed: a number of seconds from 0 to 60"),
+        ("broker = \"mqtt://host\"\n\nstate_interval = 61", 4, "mqtt.state_interval", "61 is out of range"),
+        ("broker = \"mqtt://host\"\nstate_interval = \"fast\"", 3, "mqtt.state_interval", "expected a number of seconds from 0 to 60, found"),
+        ("broker = \"mqtt://host\"\nstate_interval = nan", 3, "mqtt.state_interval", "out of range"),
     ])
     func refused(body: String, line: Int, key: String, message: String) throws {
         let e = try #require(error("[mqtt]\n" + body + "\n"))
@@ -100,7 +106,8 @@ import Testing
     /// check-config's text reads back to the same settings, with the defaults as comments.
     @Test func resolvedTextReadsBack() throws {
         for section in ["[mqtt]\nbroker = \"mqtt://127.0.0.1:1884\"\n",
-                        "[mqtt]\nbroker = \"mqtt://[::1]\"\nusername = \"k\"\npassword_file = \"\(existing)\"\ntopic_prefix = \"a/b\"\ndiscovery = false\n"] {
+                        "[mqtt]\nbroker = \"mqtt://[::1]\"\nusername = \"k\"\npassword_file = \"\(existing)\"\ntopic_prefix = \"a/b\"\ndiscovery = false\n",
+                        "[mqtt]\nbroker = \"mqtt://127.0.0.1\"\nstate_interval = 0.35\n", "[mqtt]\nbroker = \"mqtt://127.0.0.1\"\nstate_interval = 0\n"] {
             let c = try KioskConfiguration.parse(runtimeConfig(section), file: "kiosk.toml")
             let text = c.resolvedText
             #expect(text.contains("[mqtt]") && text.contains("# client_id: not set: kiosk-<hostname>"), "\(text)")

@@ -1,6 +1,9 @@
 import Foundation
+import KioskConfig
 import KioskCore
 import KioskTestSupport
+@testable import MQTT
+import MQTTProtocol
 import Testing
 
 /// `kiosk run` (headless) on a real Mosquitto while its config changes: by SIGHUP, and across
@@ -21,7 +24,7 @@ struct ChangingConfigOnBrokerTests {
             switch kind {
             case "switch": ["switch"]
             case "slider": ["number"]
-            case "button": ["event", "button"]
+            case "button": ["event", "button", "text"]
             default: []
             }
         }
@@ -91,26 +94,35 @@ struct ChangingConfigOnBrokerTests {
         }
     }
 
-    /// The retained topics `controls` are announced on: availability, their states, and with
-    /// discovery their configs: the device's one (`discovery = "device"`) or one per entity (`"entity"`).
+    /// The retained topics `controls` are announced on: availability, their states (a button's
+    /// label too), and with discovery their configs: the device's one (`discovery = "device"`) or
+    /// one per entity (`"entity"`); the kiosk's own entities' (`ownEntities`) as well.
     static func announced(_ controls: [View], discovery: String? = "device", prefix: String = prefix) -> Set<String> {
         var topics: Set<String> = ["\(prefix)/availability"]
         for c in controls {
             topics.insert("\(prefix)/\(c.name)/state")
+            if c.kind == "button" { topics.insert("\(prefix)/\(c.name)/label") }
             if discovery == "entity" { for k in c.components { topics.insert("homeassistant/\(k)/kiosk-test/\(c.name)/config") } }
         }
-        if discovery == "entity" { for e in deviceEntities { topics.insert("homeassistant/\(e.component)/kiosk-test/\(e.level)/config") } }
-        // The display's retained states (the last touch only after a touch: none here).
-        for level in ["display", "blank_after"] { topics.insert("\(prefix)/\(level)/state") }
-        // The kiosk's own entities are always there: the device config too.
-        if discovery == "device" { topics.insert(deviceConfig) }
+        let own = ownEntities(prefix: prefix)
+        for e in own {
+            // The screenshot's image is on the broker only once one was taken, the last touch once a
+            // finger came down: neither is here.
+            topics.formUnion(e.retainedTopics.filter { !$0.hasSuffix("/screenshot/image") && !$0.hasSuffix("/last_touch/state") })
+            if discovery == "entity" { topics.insert("homeassistant/\(e.component)/kiosk-test/\(e.level)/config") }
+        }
+        if discovery == "device", !controls.isEmpty || !own.isEmpty { topics.insert(deviceConfig) }
         return topics
     }
 
-    /// The kiosk's own entities (`DeviceEntity`), in every config.
-    static let deviceEntities: [(component: String, level: String)] = [
-        ("image", "screenshot"), ("button", "screenshot"), ("light", "display"), ("number", "blank_after"), ("sensor", "last_touch"),
-    ]
+    /// The kiosk's own entities (`DeviceEntity`: the diagnostics and the others), as `kiosk run`
+    /// on the default scene announces them under `prefix`, whatever the views.
+    static func ownEntities(prefix: String = prefix) -> [DeviceEntity] {
+        guard let text = try? KioskOnBrokerTests.Kiosk.config(folder: FileManager.default.temporaryDirectory, mqtt: "broker = \"mqtt://127.0.0.1\"\n"),
+              let configuration = try? KioskConfiguration.parse(text, file: "kiosk.conf") else { return [] }
+        return MQTTExtension.deviceEntities(topics: KioskTopics(prefix: prefix, discoveryPrefix: "homeassistant", clientID: "kiosk-test"),
+                                            configuration: configuration)
+    }
 
     static let deviceConfig = "homeassistant/device/kiosk-test/config"
 
@@ -118,7 +130,7 @@ struct ChangingConfigOnBrokerTests {
     /// message: the broker deletes them), and the device config (when retained) holds exactly
     /// `controls`' components.
     static func expectRetained(_ expected: Set<String>, controls: [View] = [], on broker: Broker, _ step: String) throws {
-        let components = Set(controls.flatMap { c in c.components.map { "\(c.name)_\($0)" } } + deviceEntities.map { "\($0.level)_\($0.component)" })
+        let components = Set(controls.flatMap { c in c.components.map { "\(c.name)_\($0)" } } + ownEntities().map { "\($0.level)_\($0.component)" })
         var seen: [String: String] = [:]
         func inDevice() -> Set<String>? {
             guard let payload = seen[deviceConfig],

@@ -56,13 +56,50 @@ import Testing
         #expect(t.commandLevel(of: "kiosk/hall/a/b/set") == nil)
         #expect(t.commandLevel(of: "kiosk/hallway/slider/set") == nil)
         #expect(t.commandLevel(of: "kiosk/hall/set") == nil)
+        // The button's label: its own two levels, which no control's command topic can be.
+        #expect(t.label("front door") == "kiosk/hall/front_door/label" && t.labelCommand("front door") == "kiosk/hall/front_door/label/set")
+        #expect(t.labelCommandLevel(of: "kiosk/hall/front_door/label/set") == "front_door")
+        #expect(t.commandLevel(of: "kiosk/hall/front_door/label/set") == nil)
+        #expect(t.labelCommandLevel(of: "kiosk/hall/front_door/set") == nil)
+        #expect(t.labelCommandLevel(of: "kiosk/hall/a/b/label/set") == nil)
+        #expect(t.labelCommandLevel(of: "kiosk/hall/label/set") == nil)
+        #expect(t.retainedStates("button", kind: .button) == ["kiosk/hall/button/state", "kiosk/hall/button/label"])
+        #expect(t.retainedStates("slider", kind: .slider) == ["kiosk/hall/slider/state"])
+    }
+
+    /// ViewNames' reasoning: no control's component name ends another's (after a `_`), so two
+    /// views' unique_ids `<node>_<level>_<component>` meet only when their levels do.
+    @Test func noControlsComponentEndsAnother() {
+        let all = Set([ViewKind.toggle, .slider, .button, .canvas, .square].flatMap(HomeAssistantDiscovery.components))
+        #expect(all == ["switch", "number", "event", "button", "text"])
+        for a in all {
+            for b in all where a != b { #expect(!a.hasSuffix("_" + b) && !a.hasSuffix(b), "\(a) ends with \(b)") }
+        }
+    }
+
+    /// A label from Home Assistant: UTF-8, one line, at most 200 characters (a character may be
+    /// several bytes); longer is refused unread.
+    @Test func labels() {
+        #expect(ControlPayload.label(Array("Open the door".utf8)) == .success("Open the door"))
+        #expect(ControlPayload.label([]) == .success(""))
+        let full = String(repeating: "é", count: 200)
+        #expect(ControlPayload.label(Array(full.utf8)) == .success(full), "200 characters of 2 bytes")
+        for bad in [String(repeating: "x", count: 201), "two\nlines", String(repeating: "😀", count: 201)] {
+            guard case .failure(let e) = ControlPayload.label(Array(bad.utf8)) else {
+                Issue.record("'\(bad.prefix(20))' taken")
+                continue
+            }
+            #expect(e.expected == "one line of at most 200 characters", "\(e)")
+        }
+        #expect(ControlPayload.label([0xFF]) == .failure(PayloadError(shown: "1 bytes that are not UTF-8", expected: "one line of at most 200 characters")))
+        #expect(ControlPayload.maximumLabelBytes == 800)
     }
 
     static let topics = KioskTopics(prefix: "kiosk/hall", discoveryPrefix: "homeassistant", clientID: "kiosk-hall")
     static let views: [(name: String, kind: ViewKind)] = [("button", .button), ("slider", .slider), ("switch", .toggle), ("canvas", .canvas)]
 
     /// Each platform's keys, every one in Home Assistant's MQTT schema for it (2025.4.4's
-    /// switch.py, number.py, event.py, button.py; `name`, `unique_id` and `icon` from schemas.py's
+    /// switch.py, number.py, event.py, button.py, text.py; `name`, `unique_id` and `icon` from schemas.py's
     /// `MQTT_ENTITY_COMMON_SCHEMA`); no `object_id`, which 2026.4 removed, and no
     /// `has_entity_name`, which no MQTT schema has (every MQTT entity has it: entity.py).
     static let platformKeys: [String: Set<String>] = [
@@ -70,6 +107,7 @@ import Testing
         "number": ["name", "unique_id", "state_topic", "command_topic", "min", "max", "step", "mode", "unit_of_measurement", "icon"],
         "event": ["name", "unique_id", "device_class", "state_topic", "event_types"],
         "button": ["name", "unique_id", "command_topic", "payload_press", "icon"],
+        "text": ["name", "unique_id", "state_topic", "command_topic", "max", "mode", "icon"],
     ]
     static let availabilityKeys: Set<String> = ["availability_topic", "payload_available", "payload_not_available"]
 
@@ -93,7 +131,7 @@ import Testing
         let origin = try #require(j["o"] as? [String: Any])
         #expect(Set(origin.keys) == ["name", "sw"] && origin["name"] as? String == "kiosk" && origin["sw"] as? String == "1.0")
         let cmps = try #require(j["cmps"] as? [String: [String: Any]])
-        #expect(Set(cmps.keys) == ["button_event", "button_button", "slider_number", "switch_switch"])
+        #expect(Set(cmps.keys) == ["button_event", "button_button", "button_text", "slider_number", "switch_switch"])
         for (id, c) in cmps {
             let platform = try #require(c["p"] as? String)
             #expect(id == "\(id.split(separator: "_")[0])_\(platform)")
@@ -114,6 +152,7 @@ import Testing
         let messages = d.messages(Self.views)
         #expect(messages.map(\.topic) == [
             "homeassistant/event/kiosk-hall/button/config", "homeassistant/button/kiosk-hall/button/config",
+            "homeassistant/text/kiosk-hall/button/config",
             "homeassistant/number/kiosk-hall/slider/config", "homeassistant/switch/kiosk-hall/switch/config",
         ])
         var ids: Set<String> = []
@@ -152,6 +191,10 @@ import Testing
         case "button":
             #expect(j["command_topic"] as? String == "kiosk/hall/button/set" && j["payload_press"] as? String == "PRESS")
             #expect(j["icon"] as? String == "mdi:gesture-tap-button" && j["name"] as? String == "Button")
+        case "text":
+            #expect(j["state_topic"] as? String == "kiosk/hall/button/label" && j["command_topic"] as? String == "kiosk/hall/button/label/set")
+            #expect(j["max"] as? Int == 200 && j["mode"] as? String == "text" && j["name"] as? String == "Button label")
+            #expect(j["icon"] as? String == "mdi:form-textbox")
         default:
             Issue.record("platform \(platform)")
         }

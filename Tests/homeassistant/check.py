@@ -324,6 +324,30 @@ def check_screenshot(ha, report):
     report.check("the Screenshot button publishes the panel's frame, and the image entity serves it as a PNG", screenshot)
 
 
+def label_and_diagnostic_checks(ha, kiosk, report):
+    """The button's label as a `text` entity both ways; the diagnostics sensors fed at the stats line."""
+    def label_both_ways():
+        entity = find(ha, "text", "label")
+        ha.call("text", "set_value", entity_id=entity, value="Open")
+        wait_for("the label 'Open' on the glass", 10, lambda: (kiosk.view("button") or {}).get("label") == "Open")
+        kiosk.ask({"command": "set", "view": "button", "label": "Press"})
+        wait_for("the label 'Press' in Home Assistant", 10, lambda: (ha.state(entity) or {}).get("state") == "Press")
+        return entity
+    report.check("the button's label works both ways (text)", label_both_ways)
+
+    def diagnostics_arrive():
+        fps, started = find(ha, "sensor", "frame_rate"), find(ha, "sensor", "started")
+        touchscreen = find(ha, "binary_sensor", "touchscreen")
+        # Not retained: the first message after Home Assistant subscribed is the next stats line (1 s).
+        wait_for("the diagnostics", 20, lambda: (ha.state(fps) or {}).get("state") not in (None, "unknown", "unavailable"))
+        float(ha.state(fps)["state"])
+        when = ha.state(started)["state"]
+        if "T" not in when or ha.state(touchscreen)["state"] != "off":
+            raise AssertionError(f"started {when!r}, touchscreen {ha.state(touchscreen)}")
+        return f"{fps} {ha.state(fps)['state']}, {started} {when}, {touchscreen} off"
+    report.check("the diagnostics arrive (frame rate, start time, the touchscreen)", diagnostics_arrive)
+
+
 def run_checks(args, report, work):
     broker_port, ha_port = free_port(), free_port()
     conf = os.path.join(work, "mosquitto.conf")
@@ -383,6 +407,7 @@ def run_checks(args, report, work):
             return f"{entity} -> {event}"
         report.check("a press from Home Assistant fires the button's event", button_press)
         check_screenshot(ha, report)
+        label_and_diagnostic_checks(ha, kiosk, report)
         display_checks(ha, kiosk, report)
 
         def names():

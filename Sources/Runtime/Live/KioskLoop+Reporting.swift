@@ -50,6 +50,16 @@ extension KioskLoop {
         // log's repeat limiter, keyed on the message, never takes one stats line for another.
         statsLines += 1
         log.info("stats \(statsLines)", metadata: metadata)
+        for e in extensions.installed { e.statsReported(now: now, target: self) }
+    }
+
+    /// What `diagnostics` says: the last stats line's figures (the interval so far before the
+    /// first), the overruns since start, the touchscreen now, the start.
+    public var diagnostics: LoopDiagnostics {
+        let figures = meter.stats.lastInterval ?? meter.stats.intervalFigures(at: clock.now)
+        return LoopDiagnostics(framesPerSecond: figures.framesPerSecond, latencyP99Milliseconds: figures.latencyP99Milliseconds,
+                               overruns: meter.stats.totalOverruns.reduce(0, +), touchscreenConnected: (liveInput?.deviceCount ?? 0) > 0,
+                               startedAt: startedAt)
     }
 
     func writeScreenshot() {

@@ -85,6 +85,8 @@ public final class KioskLoop {
     /// Time spent delivering frames inside the input stage: the recognizers' stage, not input's.
     var recognizerNanoseconds: Int64 = 0
     var statsLines = 0
+    /// When the kiosk started, on the wall clock (MQTT's diagnostics say it).
+    let startedAt = LoopDiagnostics.wallClockSeconds()
     /// The control socket, hooks, MQTT (KioskLoop+Extensions.swift).
     var extensions = LoopExtensions()
     /// The state file (KioskLoop+State.swift); nil in a replay, with `[state] enabled = false` or

@@ -54,6 +54,9 @@ public protocol CommandTarget: AnyObject {
     /// `ticket`). Its events are published with `source` once, at the end of the wake-up, after
     /// all of its changes. False, and nothing queued, when the queue is full.
     func submit(_ command: RemoteCommand, source: ChangeSource, requester: LoopExtension, ticket: Int) -> Bool
+    /// The loop's health as the last stats line measured it, with the touchscreen and the start
+    /// time (read-only; MQTT's diagnostics).
+    var diagnostics: LoopDiagnostics { get }
 
     // The display (KioskLoop+Screen.swift).
     /// On, brightness, `blank_after`, last touch: as they are now.
@@ -99,6 +102,9 @@ public protocol LoopExtension: AnyObject {
     func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant)
     /// Its counters for the stats line, as (key, value) pairs: what it served, dropped, failed.
     var statsFields: [(String, String)] { get }
+    /// The stats line was just written (every `[log] stats_interval`): `target.diagnostics` holds
+    /// its figures. Called by the loop after the timers stage, never inside `service`.
+    func statsReported(now: Instant, target: CommandTarget)
 }
 
 extension LoopExtension {
@@ -108,4 +114,5 @@ extension LoopExtension {
     public var statsFields: [(String, String)] { [] }
     public func displayChanged(_ status: DisplayStatus, now: Instant) {}
     public func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant) {}
+    public func statsReported(now: Instant, target: CommandTarget) {}
 }

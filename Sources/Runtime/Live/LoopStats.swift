@@ -29,6 +29,14 @@ public struct LoopStats {
     public var totalFrames = 0
     /// When the current interval began.
     public var intervalStart: Instant
+    /// The last interval's frame rate and latency, as its stats line said them; nil before the first.
+    public private(set) var lastInterval: IntervalFigures?
+
+    /// An interval's frame rate, and its input-to-flip latency's 99th percentile (nil: none measured).
+    public struct IntervalFigures: Sendable, Equatable {
+        public var framesPerSecond: Double
+        public var latencyP99Milliseconds: Double?
+    }
 
     public init(budgets: [Int64], start: Instant) {
         precondition(budgets.count == Self.stages.count)
@@ -80,6 +88,13 @@ public struct LoopStats {
         }
     }
 
+    /// The current interval's frame rate and latency, as if it ended at `now`.
+    public func intervalFigures(at now: Instant) -> IntervalFigures {
+        let seconds = max(now.seconds(since: intervalStart), 1e-9)
+        return IntervalFigures(framesPerSecond: Double(frames) / seconds,
+                               latencyP99Milliseconds: latency.totalCount > 0 ? Double(latency.valueAtPercentile(99)) / 1000 : nil)
+    }
+
     /// The stats line's fields as dotted metadata, for the interval ending at `now`; the
     /// interval's counts and histograms then start afresh.
     public mutating func report(at now: Instant, extra: [(String, String)]) -> [(String, String)] {
@@ -108,6 +123,7 @@ public struct LoopStats {
                 + Self.milliseconds(h.valueAtPercentile(99)) + "/" + Self.milliseconds(h.maxRecorded)))
         }
         fields += extra
+        lastInterval = intervalFigures(at: now)
         frames = 0
         touchFrames = 0
         touchesBegan = 0

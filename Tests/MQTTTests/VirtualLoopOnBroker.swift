@@ -1,0 +1,119 @@
+import Control
+import Display
+import Foundation
+import KioskCore
+import KioskLog
+import KioskTestSupport
+import MQTT
+@testable import Runtime
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A live `KioskLoop` on a `VirtualClock` (headless, the default scene) with the MQTT extension
+/// on a real broker and, when asked, the control socket: the network runs in real time, kiosk's
+/// time only when the test moves it, so what MQTT sends is counted against kiosk's own clock.
+final class VirtualLoopOnBroker {
+    let folder: URL
+    let clock = VirtualClock(Instant(seconds: 1000))
+    let loop: KioskLoop
+    let mqtt: MQTTExtension
+    let handler = InMemoryLogHandler()
+    /// The control socket's path, when the loop has one.
+    let socketPath: String?
+
+    /// `mqtt` and `log` are more lines for `[mqtt]` and `[log]` (`log` instead of a stats line a
+    /// second); `socket`: the control socket too.
+    init(broker: Broker, mqtt extra: String = "", log: String = "", socket: Bool = false) throws {
+        folder = try KioskExecutable.temporaryFolder("mqtt-virtual")
+        let path = folder.appendingPathComponent("kiosk.conf")
+        let mqttSection = "broker = \"mqtt://127.0.0.1:\(broker.port)\"\nclient_id = \"kiosk-test\"\n"
+            + "topic_prefix = \"\(KioskOnBrokerTests.prefix)\"\n" + extra
+        var config = try KioskOnBrokerTests.Kiosk.config(folder: folder, mqtt: mqttSection).replacingOccurrences(of: "stats_interval = 1\n", with: log)
+        config += "\n[state]\nenabled = false\n"
+        socketPath = socket ? folder.appendingPathComponent("control.sock").path : nil
+        if let socketPath { config += "\n[control]\nsocket = \"\(socketPath)\"\n" }
+        try config.write(to: path, atomically: true, encoding: .utf8)
+        let handler = handler
+        let clock = clock
+        let logger = Logger(label: "test", factory: { _ in handler })
+        loop = try KioskLoop(options: .init(configPath: path.path), logger: logger, logPump: nil,
+                             output: { _ throws(DisplayError) in
+                                 do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock) }
+                                 catch { throw DisplayError("\(error)") }
+                             }, clock: clock)
+        let settings = try #require(loop.configuration.mqtt)
+        mqtt = try MQTTExtension(settings: settings, logger: logger, now: clock.now)
+        if socket { ControlSocket.install(on: loop, logger: logger) }
+        loop.install(mqtt)
+        // As run() starts it: the first stats line an interval from now.
+        let interval = loop.configuration.runtime.log.statsInterval
+        if interval > 0 { loop.nextStats = clock.now.adding(seconds: interval) }
+        loop.tick(at: clock.now)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// One wake-up, `run()`'s own (`runOnce`), at the clock's time: the descriptors polled (up to
+    /// `milliseconds` of real time), served, the commands applied, then the other stages.
+    func wake(milliseconds: Int32 = 10) {
+        _ = loop.runOnce(milliseconds: milliseconds)
+    }
+
+    /// Wakes until `condition` holds or `seconds` of real time pass; the virtual clock stays put.
+    @discardableResult
+    func run(seconds: Double = 20, until condition: () -> Bool) -> Bool {
+        let end = MonotonicClock.seconds() + seconds
+        while MonotonicClock.seconds() < end {
+            if condition() { return true }
+            wake()
+        }
+        return condition()
+    }
+
+    /// Fingers on the glass: each report a wake-up of its own at its time, as the panel's.
+    private(set) lazy var fingers = Fingers(clock: clock, firstFinger: 1, tick: { [unowned self] _ in wake(milliseconds: 0) },
+                                            deliver: { [unowned self] frame in
+        loop.process(frame)
+        wake(milliseconds: 0)
+    })
+}
+
+/// A program on the control socket, reading without blocking.
+final class SocketWatcher {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var a = sockaddr_un()
+        a.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let r = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        try #require(r == 0, "connect: \(String(cString: strerror(errno)))")
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { close(fd) }
+
+    func send(_ line: String) {
+        _ = (line + "\n").utf8CString.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Every whole line so far.
+    private(set) var lines: [String] = []
+
+    func read() {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            buffer += chunk[0..<n]
+        }
+        while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: buffer[..<nl], as: UTF8.self))
+            buffer.removeSubrange(...nl)
+        }
+    }
+}
