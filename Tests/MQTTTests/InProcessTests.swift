@@ -177,4 +177,8 @@ final class Timed: LoopExtension {
     func stop(now: Instant) { inner.stop(now: now) }
     var statsFields: [(String, String)] { inner.statsFields }
     func displayChanged(_ status: DisplayStatus, now: Instant) { inner.displayChanged(status, now: now) }
+    func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant) {
+        inner.screenshotTaken(result, target: target, now: now)
+    }
+    func statsReported(now: Instant, target: CommandTarget) { inner.statsReported(now: now, target: target) }
 }
