@@ -102,7 +102,7 @@ let package = Package(
         // Every target's tolerances against the committed static thresholds (Thresholds/).
         .target(
             name: "BenchmarkThresholds",
-            dependencies: [.product(name: "Benchmark", package: "benchmark")]
+            dependencies: [.product(name: "Benchmark", package: "benchmark")] + wrappers
         ),
         .executableTarget(
             name: "GestureFrame",

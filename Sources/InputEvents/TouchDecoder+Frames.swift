@@ -9,6 +9,28 @@ extension TouchDecoder {
             if pressed, slots[0].touch == nil { begin(0, trackingID: 0) }
             if !pressed, slots[0].touch != nil { end(0) }
         }
+        cancelWhatTheKernelLetGo(released: released)
+        let needsPendingFrame = slots.contains { $0.tap != nil }
+        frameTouches.removeAll(keepingCapacity: true)
+        if needsPendingFrame { pendingTouches.removeAll(keepingCapacity: true) }
+        var changed = false
+        for slot in slots.indices {
+            if appendEndsAndTaps(slot) { changed = true }
+            if appendContact(slot, pending: needsPendingFrame) { changed = true }
+        }
+        guard changed else { return nil }
+        counters.frames += 1
+        if needsPendingFrame {
+            if hasPendingFrame { counters.overwrittenPendingFrames += 1 }
+            hasPendingFrame = true
+            pendingTime = time
+            counters.pendingFrames += 1
+        }
+        return TouchFrame(time: time, touches: frameTouches)
+    }
+
+    /// A report after which nothing touches (BTN_TOUCH 0), or whose keys the kernel released.
+    private mutating func cancelWhatTheKernelLetGo(released: Bool) {
         if touchButtonReleased {
             // Nothing touches any more, so a slot still holding a contact lost its lift: never leave
             // it stuck. It is cancelled, not ended: it never lifted there. The kernel does exactly
@@ -21,71 +43,64 @@ extension TouchDecoder {
             }
             touchButtonReleased = false
         }
-        if released {
-            // The kernel let go of the keys, not the fingers: whatever lifted in this report was
-            // taken away (a single-touch panel's BTN_TOUCH 0, mtdev's lifts for a protocol A panel).
-            for slot in slots.indices {
-                if slots[slot].ended != nil, slots[slot].endedPhase == .ended {
-                    slots[slot].endedPhase = .cancelled
-                    counters.releaseCancelledTouches += 1
-                }
-                if slots[slot].tap != nil, slots[slot].tapPhase == .ended {
-                    slots[slot].tapPhase = .cancelled
-                    counters.releaseCancelledTouches += 1
-                }
-            }
-        }
-        let needsPendingFrame = slots.contains { $0.tap != nil }
-        frameTouches.removeAll(keepingCapacity: true)
-        if needsPendingFrame { pendingTouches.removeAll(keepingCapacity: true) }
-        var changed = false
+        guard released else { return }
+        // The kernel let go of the keys, not the fingers: whatever lifted in this report was
+        // taken away (a single-touch panel's BTN_TOUCH 0, mtdev's lifts for a protocol A panel).
         for slot in slots.indices {
-            if let touch = slots[slot].ended {
-                frameTouches.append(Touch(id: touch, phase: slots[slot].endedPhase, location: point(slots[slot].endedX, slots[slot].endedY)))
-                slots[slot].ended = nil
-                changed = true
+            if slots[slot].ended != nil, slots[slot].endedPhase == .ended {
+                slots[slot].endedPhase = .cancelled
+                counters.releaseCancelledTouches += 1
             }
-            if let touch = slots[slot].tap {
-                // The tap lvgl#5211 loses: began now, ended in a frame of its own at the same time.
-                let location = point(slots[slot].tapX, slots[slot].tapY)
-                frameTouches.append(Touch(id: touch, phase: .began, location: location))
-                pendingTouches.append(Touch(id: touch, phase: slots[slot].tapPhase, location: location))
-                slots[slot].tap = nil
-                counters.sameReportTaps += 1
-                changed = true
-            }
-            if let touch = slots[slot].touch {
-                var (x, y) = (slots[slot].x, slots[slot].y)
-                let jitter = Int64(filters.jitterUnits)
-                if jitter > 0, !slots[slot].began,
-                   abs(Int64(x) - Int64(slots[slot].reportedX)) < jitter, abs(Int64(y) - Int64(slots[slot].reportedY)) < jitter {
-                    (x, y) = (slots[slot].reportedX, slots[slot].reportedY)
-                }
-                let location = point(x, y)
-                let phase: TouchPhase
-                if slots[slot].began {
-                    phase = .began
-                } else if x != slots[slot].reportedX || y != slots[slot].reportedY {
-                    phase = .moved
-                } else {
-                    phase = .stationary
-                }
-                if phase != .stationary { changed = true }
-                frameTouches.append(Touch(id: touch, phase: phase, location: location))
-                if needsPendingFrame { pendingTouches.append(Touch(id: touch, phase: .stationary, location: location)) }
-                slots[slot].began = false
-                (slots[slot].reportedX, slots[slot].reportedY) = (x, y)
+            if slots[slot].tap != nil, slots[slot].tapPhase == .ended {
+                slots[slot].tapPhase = .cancelled
+                counters.releaseCancelledTouches += 1
             }
         }
-        guard changed else { return nil }
-        counters.frames += 1
-        if needsPendingFrame {
-            if hasPendingFrame { counters.overwrittenPendingFrames += 1 }
-            hasPendingFrame = true
-            pendingTime = time
-            counters.pendingFrames += 1
+    }
+
+    /// The slot's contact that ended this report, and its same-report tap; true when either was.
+    private mutating func appendEndsAndTaps(_ slot: Int) -> Bool {
+        var changed = false
+        if let touch = slots[slot].ended {
+            frameTouches.append(Touch(id: touch, phase: slots[slot].endedPhase, location: point(slots[slot].endedX, slots[slot].endedY)))
+            slots[slot].ended = nil
+            changed = true
         }
-        return TouchFrame(time: time, touches: frameTouches)
+        if let touch = slots[slot].tap {
+            // The tap lvgl#5211 loses: began now, ended in a frame of its own at the same time.
+            let location = point(slots[slot].tapX, slots[slot].tapY)
+            frameTouches.append(Touch(id: touch, phase: .began, location: location))
+            pendingTouches.append(Touch(id: touch, phase: slots[slot].tapPhase, location: location))
+            slots[slot].tap = nil
+            counters.sameReportTaps += 1
+            changed = true
+        }
+        return changed
+    }
+
+    /// The slot's contact still down, jitter filtered; true when it began or moved.
+    private mutating func appendContact(_ slot: Int, pending: Bool) -> Bool {
+        guard let touch = slots[slot].touch else { return false }
+        var (x, y) = (slots[slot].x, slots[slot].y)
+        let jitter = Int64(filters.jitterUnits)
+        if jitter > 0, !slots[slot].began,
+           abs(Int64(x) - Int64(slots[slot].reportedX)) < jitter, abs(Int64(y) - Int64(slots[slot].reportedY)) < jitter {
+            (x, y) = (slots[slot].reportedX, slots[slot].reportedY)
+        }
+        let location = point(x, y)
+        let phase: TouchPhase
+        if slots[slot].began {
+            phase = .began
+        } else if x != slots[slot].reportedX || y != slots[slot].reportedY {
+            phase = .moved
+        } else {
+            phase = .stationary
+        }
+        frameTouches.append(Touch(id: touch, phase: phase, location: location))
+        if pending { pendingTouches.append(Touch(id: touch, phase: .stationary, location: location)) }
+        slots[slot].began = false
+        (slots[slot].reportedX, slots[slot].reportedY) = (x, y)
+        return phase != .stationary
     }
 
     func point(_ x: Int32, _ y: Int32) -> Point {

@@ -8,6 +8,12 @@ protocol ConfigKeyName {
     var name: String { get }
 }
 
+/// A key as the file wrote it, which no table spells: one the reader refuses as unknown.
+struct KeyInFile: ConfigKeyName {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
 /// One section's keys.
 protocol ConfigKey: ConfigKeyName, RawRepresentable, CaseIterable, Sendable where RawValue == String {}
 
@@ -15,12 +21,6 @@ extension ConfigKey {
     var name: String { rawValue }
     /// Every key of the section, in order.
     static var names: [String] { allCases.map(\.rawValue) }
-}
-
-/// The `[[view]]` and `[[gesture]]` tables, whose keys depend on their kind, still name theirs
-/// as strings (SceneSection.swift and the printer in ResolvedText.swift).
-extension String: ConfigKeyName {
-    var name: String { self }
 }
 
 /// The sections: the top level's keys.

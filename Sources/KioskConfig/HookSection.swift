@@ -64,7 +64,7 @@ struct HookSection {
 
     func settings(_ top: TableReader, views: [ViewDescription]) throws(ConfigError) -> HookSettings {
         var s = HookSettings()
-        if let r = try top.subtable("hooks") {
+        if let r = try top.subtable(SectionKey.hooks) {
             try r.rejectUnknownKeys(allowed: HooksKey.names)
             s.maxRunning = try r.int(HooksKey.maxRunning, in: 1...64) ?? s.maxRunning
             s.queueLimit = try r.int(HooksKey.queue, in: 0...4096) ?? s.queueLimit

@@ -65,7 +65,7 @@ public struct KioskConfiguration: Sendable {
         for r in gestureTables {
             let g = try section.gesture(r, views: scene.views, panel: panel)
             if scene.gestures.contains(where: { $0.qualifiedName == g.qualifiedName }) {
-                throw r.error(g.name == g.spec.kind.rawValue && !r.has("name") ? "kind" : "name",
+                throw r.error(g.name == g.spec.kind.rawValue && !r.has(GestureKey.name) ? GestureKey.kind : GestureKey.name,
                               "recognizer '\(g.qualifiedName)' is declared twice; give one a different 'name'")
             }
             scene.gestures.append(g)
@@ -105,8 +105,8 @@ extension KioskConfiguration {
         for var r in viewTables {
             let v = try section.view(r)
             r.shownPath = "view \"\(v.name)\""
-            let nameAt = SourceLocation(file: section.file, line: top.locator.line(of: r.keyPath("name")))
-            if let collision = names.add(v.name, kind: v.kind, at: nameAt) { throw r.error("name", collision) }
+            let nameAt = SourceLocation(file: section.file, line: top.locator.line(of: r.keyPath(ViewKey.name)))
+            if let collision = names.add(v.name, kind: v.kind, at: nameAt) { throw r.error(ViewKey.name, collision) }
             if views.isEmpty {
                 guard v.kind == .canvas, v.parent == nil else {
                     throw r.error(nil, "the first [[view]] must be the root canvas (kind = \"canvas\", no parent)")
@@ -116,7 +116,7 @@ extension KioskConfiguration {
                 guard views.contains(where: { $0.name == parent }) else {
                     var message = "parent '\(parent)' is not declared before view '\(v.name)'"
                     if let near = nearest(parent, among: views.map(\.name)) { message += "; did you mean '\(near)'?" }
-                    throw r.error("parent", message)
+                    throw r.error(ViewKey.parent, message)
                 }
             }
             views.append(v)
@@ -146,14 +146,14 @@ struct GraphCheck {
         var from: Int
         var to: Int
         var declaredBy: Int
-        var key: String
+        var key: GestureKey
     }
 
     func run() throws(ConfigError) {
         let names = gestures.map(\.qualifiedName)
         var edges = Array(repeating: [Edge](), count: gestures.count)
         for (i, g) in gestures.enumerated() {
-            for key in SceneSection.graphKeys {
+            for key in GestureKey.graph {
                 for ref in references(g, key) {
                     let target = "\(ref.name)@\(ref.view ?? g.view)"
                     guard let j = names.firstIndex(of: target) else {
@@ -163,8 +163,8 @@ struct GraphCheck {
                     }
                     guard j != i else { throw readers[i].error(key, "'\(target)' names the recognizer itself") }
                     switch key {
-                    case "simultaneous_with": break
-                    case "should_be_required_to_fail_by": edges[j].append(Edge(from: j, to: i, declaredBy: i, key: key))
+                    case .simultaneousWith: break
+                    case .shouldBeRequiredToFailBy: edges[j].append(Edge(from: j, to: i, declaredBy: i, key: key))
                     default: edges[i].append(Edge(from: i, to: j, declaredBy: i, key: key))
                     }
                 }
@@ -199,11 +199,11 @@ struct GraphCheck {
         return nil
     }
 
-    private func references(_ g: GestureDescription, _ key: String) -> [RecognizerReference] {
+    private func references(_ g: GestureDescription, _ key: GestureKey) -> [RecognizerReference] {
         switch key {
-        case "simultaneous_with": g.simultaneousWith
-        case "require_to_fail": g.requireToFail
-        case "should_require_failure_of": g.shouldRequireFailureOf
+        case .simultaneousWith: g.simultaneousWith
+        case .requireToFail: g.requireToFail
+        case .shouldRequireFailureOf: g.shouldRequireFailureOf
         default: g.shouldBeRequiredToFailBy
         }
     }

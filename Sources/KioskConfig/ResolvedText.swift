@@ -81,15 +81,15 @@ struct TOMLWriter {
 
     mutating func view(_ v: ViewDescription) {
         header("[[view]]")
-        string("name", v.name)
-        string("kind", v.kind.rawValue)
-        if let parent = v.parent { string("parent", parent) }
-        numbers("frame", [v.frame.origin.x, v.frame.origin.y, v.frame.size.width, v.frame.size.height])
+        string(ViewKey.name, v.name)
+        string(ViewKey.kind, v.kind.rawValue)
+        if let parent = v.parent { string(ViewKey.parent, parent) }
+        numbers(ViewKey.frame, [v.frame.origin.x, v.frame.origin.y, v.frame.size.width, v.frame.size.height])
         // Only the keys the kind takes: the reader refuses the others.
         switch v.kind {
         case .canvas:
             if v.themes.isEmpty {
-                raw("themes", "[]")
+                raw(ViewKey.themes, "[]")
             } else {
                 text += "themes = [\n"
                 for t in v.themes {
@@ -99,60 +99,60 @@ struct TOMLWriter {
                 text += "]\n"
             }
         case .square:
-            string("color", v.color.description)
+            string(ViewKey.color, v.color.description)
         case .button, .slider, .toggle:
-            if v.kind == .button { string("label", v.label) }
-            if v.kind == .slider { number("value", v.value) }
-            if v.kind == .toggle { bool("on", v.isOn) }
-            string("color", v.color.description)
-            number("tracking_margin_mm", v.trackingMarginMillimetres)
+            if v.kind == .button { string(ViewKey.label, v.label) }
+            if v.kind == .slider { number(ViewKey.value, v.value) }
+            if v.kind == .toggle { bool(ViewKey.on, v.isOn) }
+            string(ViewKey.color, v.color.description)
+            number(ViewKey.trackingMargin, v.trackingMarginMillimetres)
         }
     }
 
     mutating func gesture(_ g: GestureDescription) {
         header("[[gesture]]")
-        string("view", g.view)
-        string("name", g.name)
-        string("kind", g.spec.kind.rawValue)
-        string("action", g.action.rawValue)
+        string(GestureKey.view, g.view)
+        string(GestureKey.name, g.name)
+        string(GestureKey.kind, g.spec.kind.rawValue)
+        string(GestureKey.action, g.action.rawValue)
         switch g.spec {
         case .tap(let o):
-            int("taps", o.tapsRequired)
-            int("touches", o.touchesRequired)
-            number("allowable_movement_mm", o.allowableMovementMillimetres)
-            number("multi_tap_interval", o.multiTapIntervalSeconds)
-            number("multi_tap_distance_mm", o.multiTapDistanceMillimetres)
+            int(GestureKey.taps, o.tapsRequired)
+            int(GestureKey.touches, o.touchesRequired)
+            number(GestureKey.allowableMovement, o.allowableMovementMillimetres)
+            number(GestureKey.multiTapInterval, o.multiTapIntervalSeconds)
+            number(GestureKey.multiTapDistance, o.multiTapDistanceMillimetres)
         case .longPress(let o):
-            number("minimum_press_duration", o.minimumPressDurationSeconds)
-            number("allowable_movement_mm", o.allowableMovementMillimetres)
-            int("touches", o.touchesRequired)
-            int("taps", o.tapsRequired)
-            number("multi_tap_interval", o.multiTapIntervalSeconds)
+            number(GestureKey.minimumPressDuration, o.minimumPressDurationSeconds)
+            number(GestureKey.allowableMovement, o.allowableMovementMillimetres)
+            int(GestureKey.touches, o.touchesRequired)
+            int(GestureKey.taps, o.tapsRequired)
+            number(GestureKey.multiTapInterval, o.multiTapIntervalSeconds)
         case .pan(let o):
-            int("minimum_touches", o.minimumTouches)
+            int(GestureKey.minimumTouches, o.minimumTouches)
             if o.maximumTouches == Int.max {
-                raw("maximum_touches", "\(Int.max)  # unlimited")
+                raw(GestureKey.maximumTouches, "\(Int.max)  # unlimited")
             } else {
-                int("maximum_touches", o.maximumTouches)
+                int(GestureKey.maximumTouches, o.maximumTouches)
             }
-            number("hysteresis_mm", o.hysteresisMillimetres)
+            number(GestureKey.hysteresis, o.hysteresisMillimetres)
         case .pinch(let o):
-            number("hysteresis_mm", o.hysteresisMillimetres)
+            number(GestureKey.hysteresis, o.hysteresisMillimetres)
         case .rotation(let o):
-            number("hysteresis_radians", o.hysteresisRadians)
+            number(GestureKey.hysteresisRadians, o.hysteresisRadians)
         case .swipe(let o):
-            strings("directions", SwipeDirections.named.filter { o.directions.contains($0.1) }.map(\.0))
-            int("touches", o.touchesRequired)
-            number("minimum_distance_mm", o.minimumDistanceMillimetres)
-            number("minimum_speed_mm_per_s", o.minimumSpeedMillimetresPerSecond)
-            number("maximum_angle_degrees", o.maximumAngleDegrees)
-            number("maximum_duration", o.maximumDurationSeconds)
+            strings(GestureKey.directions, SwipeDirections.named.filter { o.directions.contains($0.1) }.map(\.0))
+            int(GestureKey.touches, o.touchesRequired)
+            number(GestureKey.minimumDistance, o.minimumDistanceMillimetres)
+            number(GestureKey.minimumSpeed, o.minimumSpeedMillimetresPerSecond)
+            number(GestureKey.maximumAngle, o.maximumAngleDegrees)
+            number(GestureKey.maximumDuration, o.maximumDurationSeconds)
         }
-        strings("simultaneous_with", g.simultaneousWith.map(\.description))
-        strings("require_to_fail", g.requireToFail.map(\.description))
-        strings("should_require_failure_of", g.shouldRequireFailureOf.map(\.description))
-        strings("should_be_required_to_fail_by", g.shouldBeRequiredToFailBy.map(\.description))
-        bool("cancels_touches_in_view", g.cancelsTouchesInView)
+        strings(GestureKey.simultaneousWith, g.simultaneousWith.map(\.description))
+        strings(GestureKey.requireToFail, g.requireToFail.map(\.description))
+        strings(GestureKey.shouldRequireFailureOf, g.shouldRequireFailureOf.map(\.description))
+        strings(GestureKey.shouldBeRequiredToFailBy, g.shouldBeRequiredToFailBy.map(\.description))
+        bool(GestureKey.cancelsTouchesInView, g.cancelsTouchesInView)
     }
 
     // MARK: The runtime

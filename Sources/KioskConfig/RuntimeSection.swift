@@ -74,8 +74,8 @@ struct RuntimeSection {
             let calibrationLine = r.locator.line(of: r.keyPath(InputKey.calibration))
             let pointercalLine = r.locator.line(of: r.keyPath(InputKey.pointercal))
             let (second, first, firstLine) = calibrationLine > pointercalLine
-                ? ("calibration", "pointercal", pointercalLine) : ("pointercal", "calibration", calibrationLine)
-            throw r.error(second, "'\(first)' is already given on line \(firstLine); give calibration or pointercal, not both")
+                ? (InputKey.calibration, InputKey.pointercal, pointercalLine) : (InputKey.pointercal, InputKey.calibration, calibrationLine)
+            throw r.error(second, "'\(first.name)' is already given on line \(firstLine); give calibration or pointercal, not both")
         }
         i.rotation = try r.int(InputKey.rotation, oneOf: Self.rotations, meaning: Self.rotationMeaning) ?? i.rotation
         i.flipX = try r.bool(InputKey.flipX) ?? i.flipX
@@ -126,7 +126,7 @@ struct RuntimeSection {
         for stage in LoopSettings.Stage.allCases {
             shares[stage] = try r.number(stage, in: Double.leastNonzeroMagnitude...1)
         }
-        let missing = names.filter { !r.has($0) }
+        let missing = LoopSettings.Stage.allCases.filter { !r.has($0) }.map(\.name)
         guard missing.isEmpty else {
             throw r.error(nil, "\(r.label) must give all six stages' shares (\(names.joined(separator: ", "))); "
                 + "missing: \(missing.joined(separator: ", "))")

@@ -6,8 +6,6 @@ import Scene
 struct SceneSection {
     let file: String
 
-    static let graphKeys = ["simultaneous_with", "require_to_fail", "should_require_failure_of", "should_be_required_to_fail_by"]
-    static let commonGestureKeys = ["view", "name", "kind", "action", "cancels_touches_in_view"] + graphKeys
     /// A panel's side, from a watch's to a wall's: 1 mm to 10 m.
     static let panelMillimetres = 1.0...10_000
     /// How far from the origin a frame's edges may lie, in pixels: well inside what cairo draws
@@ -42,41 +40,33 @@ struct SceneSection {
 
     func view(_ r: TableReader) throws(ConfigError) -> ViewDescription {
         var r = r
-        let name = try r.requiredString("name")
+        let name = try r.requiredString(ViewKey.name)
         r.label = "view \"\(name)\""
         r.shownPath = "view \"\(name)\""
-        let kindName = try r.choice("kind", ViewKind.allCases.map(\.rawValue))
+        let kindName = try r.choice(ViewKey.kind, ViewKind.allCases.map(\.rawValue))
         guard let kindName, let kind = ViewKind(rawValue: kindName) else { throw r.error(nil, "\(r.label) needs 'kind'") }
-        var allowed = ["name", "kind", "parent", "frame"]
-        switch kind {
-        case .canvas: allowed += ["themes"]
-        case .square: allowed += ["color"]
-        case .button: allowed += ["label", "color", "tracking_margin_mm"]
-        case .slider: allowed += ["value", "color", "tracking_margin_mm"]
-        case .toggle: allowed += ["on", "color", "tracking_margin_mm"]
-        }
-        try r.rejectUnknownKeys(allowed: allowed)
-        guard let f = try r.numbers("frame", count: 4, meaning: "[x, y, width, height] in pixels") else {
+        try r.rejectUnknownKeys(allowed: ViewKey.allowed(for: kind).map(\.name))
+        guard let f = try r.numbers(ViewKey.frame, count: 4, meaning: "[x, y, width, height] in pixels") else {
             throw r.error(nil, "\(r.label) needs 'frame' = [x, y, width, height]")
         }
-        if let problem = Self.frameProblem(f) { throw r.error("frame", problem) }
+        if let problem = Self.frameProblem(f) { throw r.error(ViewKey.frame, problem) }
         if kind == .square, f[2] != f[3] {
-            throw r.error("frame", "a square's width and height must be equal, found \(Self.show(f[2])) x \(Self.show(f[3]))")
+            throw r.error(ViewKey.frame, "a square's width and height must be equal, found \(Self.show(f[2])) x \(Self.show(f[3]))")
         }
-        var d = ViewDescription(name: name, kind: kind, parent: try r.string("parent"),
+        var d = ViewDescription(name: name, kind: kind, parent: try r.string(ViewKey.parent),
                                 frame: Rect(x: f[0], y: f[1], width: f[2], height: f[3]),
                                 location: SourceLocation(file: file, line: r.locator.line(of: r.path)))
-        if let c = try color(r, "color") { d.color = c }
-        d.label = try r.string("label") ?? name
-        d.value = try r.number("value", in: 0...1) ?? d.value
-        d.isOn = try r.bool("on") ?? d.isOn
-        d.trackingMarginMillimetres = try r.number("tracking_margin_mm", in: 0...100, unit: " of millimetres") ?? d.trackingMarginMillimetres
-        for t in try r.tables("themes") ?? [] {
+        if let c = try color(r, ViewKey.color) { d.color = c }
+        d.label = try r.string(ViewKey.label) ?? name
+        d.value = try r.number(ViewKey.value, in: 0...1) ?? d.value
+        d.isOn = try r.bool(ViewKey.on) ?? d.isOn
+        d.trackingMarginMillimetres = try r.number(ViewKey.trackingMargin, in: 0...100, unit: " of millimetres") ?? d.trackingMarginMillimetres
+        for t in try r.tables(ViewKey.themes) ?? [] {
             var t = t
             t.label = "a theme of view \"\(name)\""
-            try t.rejectUnknownKeys(allowed: ["name", "background", "foreground"])
-            let themeName = try t.requiredString("name")
-            guard let bg = try color(t, "background"), let fg = try color(t, "foreground") else {
+            try t.rejectUnknownKeys(allowed: ThemeKey.names)
+            let themeName = try t.requiredString(ThemeKey.name)
+            guard let bg = try color(t, ThemeKey.background), let fg = try color(t, ThemeKey.foreground) else {
                 throw t.error(nil, "theme \"\(themeName)\" needs 'background' and 'foreground' colours")
             }
             d.themes.append(Theme(name: themeName, background: bg, foreground: fg))
@@ -87,19 +77,19 @@ struct SceneSection {
     func gesture(_ r: TableReader, views: [ViewDescription], panel: PanelMetrics) throws(ConfigError) -> GestureDescription {
         var r = r
         // Named by its name as soon as it has one, by name@view once its view is known too.
-        if let name = try? r.string("name") {
+        if let name = try? r.string(GestureKey.name) {
             r.label = "gesture \"\(name)\""
             r.shownPath = r.label
         }
-        let viewName = try r.requiredString("view")
+        let viewName = try r.requiredString(GestureKey.view)
         guard let view = views.first(where: { $0.name == viewName }) else {
             var message = "unknown view '\(viewName)'"
             if let near = nearest(viewName, among: views.map(\.name)) { message += "; did you mean '\(near)'?" }
-            throw r.error("view", message + " Declared views: \(views.map(\.name).joined(separator: ", "))")
+            throw r.error(GestureKey.view, message + " Declared views: \(views.map(\.name).joined(separator: ", "))")
         }
-        guard let kindName = try r.choice("kind", RecognizerKind.allCases.map(\.rawValue)),
+        guard let kindName = try r.choice(GestureKey.kind, RecognizerKind.allCases.map(\.rawValue)),
               let kind = RecognizerKind(rawValue: kindName) else { throw r.error(nil, "a gesture needs 'kind'") }
-        let name = try r.string("name") ?? kind.rawValue
+        let name = try r.string(GestureKey.name) ?? kind.rawValue
         r.label = "gesture \"\(name)@\(viewName)\""
         r.shownPath = r.label
         let spec: RecognizerSpec
@@ -111,25 +101,25 @@ struct SceneSection {
         case .rotation: spec = .rotation(try rotation(r))
         case .swipe: spec = .swipe(try swipe(r, panel: panel))
         }
-        let actionName = try r.choice("action", SceneAction.allCases.map(\.rawValue)) ?? SceneAction.none.rawValue
+        let actionName = try r.choice(GestureKey.action, SceneAction.allCases.map(\.rawValue)) ?? SceneAction.none.rawValue
         let action = SceneAction(rawValue: actionName) ?? .none
         guard action.allowedRecognizerKinds.contains(kind) else {
             let kinds = action.allowedRecognizerKinds.map(\.rawValue).sorted().joined(separator: " or ")
-            throw r.error("action", "'\(actionName)' reads \(kinds) events, not \(kind.rawValue)")
+            throw r.error(GestureKey.action, "'\(actionName)' reads \(kinds) events, not \(kind.rawValue)")
         }
         guard action.allowedViewKinds.contains(view.kind) else {
-            throw r.error("action", "'\(actionName)' acts on a \(action.allowedViewKinds.map(\.rawValue).sorted().joined(separator: " or ")), and '\(viewName)' is a \(view.kind.rawValue)")
+            throw r.error(GestureKey.action, "'\(actionName)' acts on a \(action.allowedViewKinds.map(\.rawValue).sorted().joined(separator: " or ")), and '\(viewName)' is a \(view.kind.rawValue)")
         }
-        func references(_ key: String) throws(ConfigError) -> [RecognizerReference] {
+        func references(_ key: GestureKey) throws(ConfigError) -> [RecognizerReference] {
             (try r.strings(key) ?? []).map(RecognizerReference.init(parsing:))
         }
         return GestureDescription(
             view: viewName, name: name, spec: spec, action: action,
-            simultaneousWith: try references("simultaneous_with"),
-            requireToFail: try references("require_to_fail"),
-            shouldRequireFailureOf: try references("should_require_failure_of"),
-            shouldBeRequiredToFailBy: try references("should_be_required_to_fail_by"),
-            cancelsTouchesInView: try r.bool("cancels_touches_in_view") ?? true,
+            simultaneousWith: try references(GestureKey.simultaneousWith),
+            requireToFail: try references(GestureKey.requireToFail),
+            shouldRequireFailureOf: try references(GestureKey.shouldRequireFailureOf),
+            shouldBeRequiredToFailBy: try references(GestureKey.shouldBeRequiredToFailBy),
+            cancelsTouchesInView: try r.bool(GestureKey.cancelsTouchesInView) ?? true,
             location: SourceLocation(file: file, line: r.locator.line(of: r.path)))
     }
 
@@ -138,81 +128,79 @@ struct SceneSection {
     private static let seconds = Double.leastNonzeroMagnitude...60.0
 
     private func tap(_ r: TableReader) throws(ConfigError) -> TapOptions {
-        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + ["taps", "touches", "allowable_movement_mm", "multi_tap_interval", "multi_tap_distance_mm"])
+        try r.rejectUnknownKeys(allowed: GestureKey.allowed(for: .tap).map(\.name))
         var o = TapOptions()
-        o.tapsRequired = try r.int("taps", in: 1...10) ?? o.tapsRequired
-        o.touchesRequired = try r.int("touches", in: 1...10) ?? o.touchesRequired
-        o.allowableMovementMillimetres = try r.number("allowable_movement_mm", in: 0...100, unit: " of millimetres") ?? o.allowableMovementMillimetres
-        o.multiTapIntervalSeconds = try r.number("multi_tap_interval", in: Self.seconds, unit: " of seconds") ?? o.multiTapIntervalSeconds
-        o.multiTapDistanceMillimetres = try r.number("multi_tap_distance_mm", in: 0...1000, unit: " of millimetres") ?? o.multiTapDistanceMillimetres
+        o.tapsRequired = try r.int(GestureKey.taps, in: 1...10) ?? o.tapsRequired
+        o.touchesRequired = try r.int(GestureKey.touches, in: 1...10) ?? o.touchesRequired
+        o.allowableMovementMillimetres = try r.number(GestureKey.allowableMovement, in: 0...100, unit: " of millimetres") ?? o.allowableMovementMillimetres
+        o.multiTapIntervalSeconds = try r.number(GestureKey.multiTapInterval, in: Self.seconds, unit: " of seconds") ?? o.multiTapIntervalSeconds
+        o.multiTapDistanceMillimetres = try r.number(GestureKey.multiTapDistance, in: 0...1000, unit: " of millimetres") ?? o.multiTapDistanceMillimetres
         return o
     }
 
     private func longPress(_ r: TableReader) throws(ConfigError) -> LongPressOptions {
-        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + ["minimum_press_duration", "allowable_movement_mm", "touches", "taps", "multi_tap_interval"])
+        try r.rejectUnknownKeys(allowed: GestureKey.allowed(for: .longPress).map(\.name))
         var o = LongPressOptions()
-        o.minimumPressDurationSeconds = try r.number("minimum_press_duration", in: 0...60, unit: " of seconds") ?? o.minimumPressDurationSeconds
-        o.allowableMovementMillimetres = try r.number("allowable_movement_mm", in: 0...100, unit: " of millimetres") ?? o.allowableMovementMillimetres
-        o.touchesRequired = try r.int("touches", in: 1...10) ?? o.touchesRequired
-        o.tapsRequired = try r.int("taps", in: 0...10) ?? o.tapsRequired
-        o.multiTapIntervalSeconds = try r.number("multi_tap_interval", in: Self.seconds, unit: " of seconds") ?? o.multiTapIntervalSeconds
+        o.minimumPressDurationSeconds = try r.number(GestureKey.minimumPressDuration, in: 0...60, unit: " of seconds") ?? o.minimumPressDurationSeconds
+        o.allowableMovementMillimetres = try r.number(GestureKey.allowableMovement, in: 0...100, unit: " of millimetres") ?? o.allowableMovementMillimetres
+        o.touchesRequired = try r.int(GestureKey.touches, in: 1...10) ?? o.touchesRequired
+        o.tapsRequired = try r.int(GestureKey.taps, in: 0...10) ?? o.tapsRequired
+        o.multiTapIntervalSeconds = try r.number(GestureKey.multiTapInterval, in: Self.seconds, unit: " of seconds") ?? o.multiTapIntervalSeconds
         return o
     }
 
     private func pan(_ r: TableReader) throws(ConfigError) -> PanOptions {
-        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + ["minimum_touches", "maximum_touches", "hysteresis_mm"])
+        try r.rejectUnknownKeys(allowed: GestureKey.allowed(for: .pan).map(\.name))
         var o = PanOptions()
-        o.minimumTouches = try r.int("minimum_touches", in: 1...10) ?? o.minimumTouches
-        o.maximumTouches = try r.int("maximum_touches", in: 1...Int.max) ?? o.maximumTouches
+        o.minimumTouches = try r.int(GestureKey.minimumTouches, in: 1...10) ?? o.minimumTouches
+        o.maximumTouches = try r.int(GestureKey.maximumTouches, in: 1...Int.max) ?? o.maximumTouches
         guard o.maximumTouches >= o.minimumTouches else {
-            throw r.error("maximum_touches", "\(o.maximumTouches) is below minimum_touches (\(o.minimumTouches))")
+            throw r.error(GestureKey.maximumTouches, "\(o.maximumTouches) is below minimum_touches (\(o.minimumTouches))")
         }
-        o.hysteresisMillimetres = try r.number("hysteresis_mm", in: 0...100, unit: " of millimetres") ?? o.hysteresisMillimetres
+        o.hysteresisMillimetres = try r.number(GestureKey.hysteresis, in: 0...100, unit: " of millimetres") ?? o.hysteresisMillimetres
         return o
     }
 
     private func pinch(_ r: TableReader) throws(ConfigError) -> PinchOptions {
-        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + ["hysteresis_mm"])
+        try r.rejectUnknownKeys(allowed: GestureKey.allowed(for: .pinch).map(\.name))
         var o = PinchOptions()
-        o.hysteresisMillimetres = try r.number("hysteresis_mm", in: 0...100, unit: " of millimetres") ?? o.hysteresisMillimetres
+        o.hysteresisMillimetres = try r.number(GestureKey.hysteresis, in: 0...100, unit: " of millimetres") ?? o.hysteresisMillimetres
         return o
     }
 
     private func rotation(_ r: TableReader) throws(ConfigError) -> RotationOptions {
-        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + ["hysteresis_radians"])
+        try r.rejectUnknownKeys(allowed: GestureKey.allowed(for: .rotation).map(\.name))
         var o = RotationOptions()
-        o.hysteresisRadians = try r.number("hysteresis_radians", in: 0...Double.pi, unit: " of radians") ?? o.hysteresisRadians
+        o.hysteresisRadians = try r.number(GestureKey.hysteresisRadians, in: 0...Double.pi, unit: " of radians") ?? o.hysteresisRadians
         return o
     }
 
     private func swipe(_ r: TableReader, panel: PanelMetrics) throws(ConfigError) -> SwipeOptions {
-        try r.rejectUnknownKeys(allowed: Self.commonGestureKeys + [
-            "directions", "touches", "minimum_distance_mm", "minimum_speed_mm_per_s", "maximum_angle_degrees", "maximum_duration",
-        ])
+        try r.rejectUnknownKeys(allowed: GestureKey.allowed(for: .swipe).map(\.name))
         var o = SwipeOptions()
-        if let names = try r.strings("directions") {
+        if let names = try r.strings(GestureKey.directions) {
             var directions: SwipeDirections = []
             for n in names {
                 guard let d = SwipeDirections.named.first(where: { $0.0 == n })?.1 else {
-                    throw r.error("directions", "'\(n)' is not a direction; allowed: right, left, up, down")
+                    throw r.error(GestureKey.directions, "'\(n)' is not a direction; allowed: right, left, up, down")
                 }
                 directions.insert(d)
             }
-            guard !directions.isEmpty else { throw r.error("directions", "needs at least one of right, left, up, down") }
+            guard !directions.isEmpty else { throw r.error(GestureKey.directions, "needs at least one of right, left, up, down") }
             o.directions = directions
         }
-        o.touchesRequired = try r.int("touches", in: 1...10) ?? o.touchesRequired
+        o.touchesRequired = try r.int(GestureKey.touches, in: 1...10) ?? o.touchesRequired
         // A swipe longer than the panel's diagonal could never be made.
         let diagonal = (panel.widthMillimetres * panel.widthMillimetres + panel.heightMillimetres * panel.heightMillimetres).squareRoot()
-        o.minimumDistanceMillimetres = try r.number("minimum_distance_mm", allowed: "a number of millimetres greater than 0 and at most "
+        o.minimumDistanceMillimetres = try r.number(GestureKey.minimumDistance, allowed: "a number of millimetres greater than 0 and at most "
             + "\(fixedDecimal(diagonal, 1)), the panel's diagonal") { $0 > 0 && $0 <= diagonal } ?? o.minimumDistanceMillimetres
-        o.minimumSpeedMillimetresPerSecond = try r.number("minimum_speed_mm_per_s", in: 0...100_000, unit: " of mm/s") ?? o.minimumSpeedMillimetresPerSecond
-        o.maximumAngleDegrees = try r.number("maximum_angle_degrees", in: 0...90, unit: " of degrees") ?? o.maximumAngleDegrees
-        o.maximumDurationSeconds = try r.number("maximum_duration", in: Self.seconds, unit: " of seconds") ?? o.maximumDurationSeconds
+        o.minimumSpeedMillimetresPerSecond = try r.number(GestureKey.minimumSpeed, in: 0...100_000, unit: " of mm/s") ?? o.minimumSpeedMillimetresPerSecond
+        o.maximumAngleDegrees = try r.number(GestureKey.maximumAngle, in: 0...90, unit: " of degrees") ?? o.maximumAngleDegrees
+        o.maximumDurationSeconds = try r.number(GestureKey.maximumDuration, in: Self.seconds, unit: " of seconds") ?? o.maximumDurationSeconds
         return o
     }
 
-    private func color(_ r: TableReader, _ key: String) throws(ConfigError) -> Color? {
+    private func color(_ r: TableReader, _ key: any ConfigKeyName) throws(ConfigError) -> Color? {
         guard let s = try r.string(key) else { return nil }
         guard let c = Color(hex: s) else { throw r.error(key, "'\(s)' is not a colour; expected \"#rrggbb\", such as \"#f5c518\"") }
         return c

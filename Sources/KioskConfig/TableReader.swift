@@ -37,7 +37,7 @@ struct TableReader {
             var message = "unknown key in \(label)"
             message += nearest(key, among: allowed).map { "; did you mean '\($0)'?" } ?? "."
             message += " Allowed: \(allowed.joined(separator: ", "))"
-            throw error(key, message)
+            throw error(KeyInFile(key), message)
         }
     }
 

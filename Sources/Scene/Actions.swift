@@ -34,38 +34,11 @@ extension KioskScene {
                 for s in squareOrder { moveSquare(s, by: delta) }
             }
         case .scale:
-            if began { gestures[i].lastScale = 1 }
-            guard under else { return }
-            let v = views[view.rawValue]
-            let target = min(max(v.scale * e.scale / gestures[i].lastScale, Self.scaleRange.lowerBound), Self.scaleRange.upperBound)
-            let factor = target / v.scale
-            gestures[i].lastScale = e.scale
-            views[view.rawValue].scale = target
-            // About the fingers, so the square stays under them.
-            setCenter(view, e.location + (v.center - e.location) * factor)
+            scale(view, e, recognizer: i)
         case .rotate:
-            if began { gestures[i].lastRotation = 0 }
-            guard under else { return }
-            let delta = e.rotation - gestures[i].lastRotation
-            gestures[i].lastRotation = e.rotation
-            let v = views[view.rawValue]
-            views[view.rawValue].rotation = normalizedAngle(v.rotation + delta)
-            setCenter(view, e.location + (v.center - e.location).rotated(by: delta))
+            rotate(view, e, recognizer: i)
         case .lift:
-            switch e.state {
-            case .began:
-                views[view.rawValue].lifted = true
-                views[view.rawValue].dropStart = nil
-                bringToFront(view)
-                gestures[i].lastLocation = e.location
-            case .changed:
-                moveSquare(view, by: e.location - gestures[i].lastLocation)
-                gestures[i].lastLocation = e.location
-            case .ended, .cancelled:
-                views[view.rawValue].lifted = false
-                views[view.rawValue].dropStart = e.time
-            default: break
-            }
+            lift(view, e, recognizer: i)
         case .bringToFront:
             if e.state == .recognized { bringToFront(view) }
         case .resetTransform:
@@ -82,6 +55,48 @@ extension KioskScene {
             if e.state == .began || e.state == .recognized { reset() }
         case .none:
             break
+        }
+    }
+
+    /// A pinch's change since its last event, about the fingers, within `scaleRange`.
+    private func scale(_ view: ViewID, _ e: GestureEvent, recognizer i: Int) {
+        if e.state == .began { gestures[i].lastScale = 1 }
+        guard e.state.isActive || e.state == .ended else { return }
+        let v = views[view.rawValue]
+        let target = min(max(v.scale * e.scale / gestures[i].lastScale, Self.scaleRange.lowerBound), Self.scaleRange.upperBound)
+        let factor = target / v.scale
+        gestures[i].lastScale = e.scale
+        views[view.rawValue].scale = target
+        // About the fingers, so the square stays under them.
+        setCenter(view, e.location + (v.center - e.location) * factor)
+    }
+
+    /// A rotation's change since its last event, about the fingers.
+    private func rotate(_ view: ViewID, _ e: GestureEvent, recognizer i: Int) {
+        if e.state == .began { gestures[i].lastRotation = 0 }
+        guard e.state.isActive || e.state == .ended else { return }
+        let delta = e.rotation - gestures[i].lastRotation
+        gestures[i].lastRotation = e.rotation
+        let v = views[view.rawValue]
+        views[view.rawValue].rotation = normalizedAngle(v.rotation + delta)
+        setCenter(view, e.location + (v.center - e.location).rotated(by: delta))
+    }
+
+    /// A long press lifts the square, which follows the finger until it is dropped.
+    private func lift(_ view: ViewID, _ e: GestureEvent, recognizer i: Int) {
+        switch e.state {
+        case .began:
+            views[view.rawValue].lifted = true
+            views[view.rawValue].dropStart = nil
+            bringToFront(view)
+            gestures[i].lastLocation = e.location
+        case .changed:
+            moveSquare(view, by: e.location - gestures[i].lastLocation)
+            gestures[i].lastLocation = e.location
+        case .ended, .cancelled:
+            views[view.rawValue].lifted = false
+            views[view.rawValue].dropStart = e.time
+        default: break
         }
     }
 

@@ -202,7 +202,7 @@ struct KeyLocatorTests {
 
     @Test func editDistanceFindsTypos() {
         #expect(editDistance("kitten", "sitting") == 3)
-        #expect(nearest("requre_to_fail", among: SceneSection.graphKeys) == "require_to_fail")
+        #expect(nearest("requre_to_fail", among: GestureKey.graph.map(\.name)) == "require_to_fail")
         #expect(nearest("zzz", among: ["pan", "tap"]) == nil)
     }
 }
