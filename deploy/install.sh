@@ -55,7 +55,9 @@ install -D -m 0644 "$here/kiosk.sysusers" "$root/usr/lib/sysusers.d/kiosk.conf"
 # The backlight's brightness and bl_power for the video group (the display as a light).
 install -D -m 0644 "$here/kiosk-backlight.rules" "$root/etc/udev/rules.d/90-kiosk-backlight.rules"
 install -D -m 0644 "$top/README.md" "$root/usr/local/share/doc/kiosk/README.md"
-# Not enabled: the drop-in that lets hooks drive GPIO lines (README, "Hooks").
+# The reference the README links to, one file per topic, where its links find it.
+for page in "$top"/docs/*.md; do install -D -m 0644 "$page" "$root/usr/local/share/doc/kiosk/docs/${page##*/}"; done
+# Not enabled: the drop-in that lets hooks drive GPIO lines (docs/connecting.md, "Hooks").
 install -D -m 0644 "$here/kiosk-gpio.conf" "$root/usr/local/share/doc/kiosk/kiosk-gpio.conf"
 mkdir -p "$root/var/lib/kiosk"
 # The unit has no network; a config with [mqtt] needs its broker: a drop-in allows the network.

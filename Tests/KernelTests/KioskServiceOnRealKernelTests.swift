@@ -304,7 +304,7 @@ struct KioskServiceOnRealKernelTests {
 
     /// kiosk started at boot with only the VM's keyboard in /dev/input: its journal holds no error
     /// and, besides the stage overruns (a start under TCG is slow), a warning that it waits, and on
-    /// this first boot of a fresh install the state file's absence (README.md, "State"). Nor does it
+    /// this first boot of a fresh install the state file's absence (docs/state.md). Nor does it
     /// say that display hotplug is not watched.
     @Test func atBootWithOnlyAKeyboardTheJournalHoldsOneWarningThatKioskWaitsAndNoError() throws {
         let run = try finished()
@@ -349,8 +349,8 @@ struct KioskServiceOnRealKernelTests {
         #expect(differing == 0, "after the display came back \(differing) pixels differ from the replay, first at \(first ?? "")")
     }
 
-    /// `systemd-analyze security kiosk` in the VM: the README's figure, at most.
-    @Test func theUnitsExposureIsAsLowAsTheReadmeSays() throws {
+    /// `systemd-analyze security kiosk` in the VM: docs/deploying.md's figure, at most.
+    @Test func theUnitsExposureIsAsLowAsTheDocsSay() throws {
         let run = try finished()
         let security = try section("SECURITY", run)
         let overall = try #require(security.split(separator: "\n").first { $0.contains("Overall exposure level for kiosk.service:") }, "\(security)")
