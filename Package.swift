@@ -31,7 +31,7 @@ let package = Package(
     ],
     targets: [
         // kiosk's version, written at build time by the plugin below from VERSION and `git describe`
-        // (Tools/version.sh); README "Libraries, and why" says why a plugin.
+        // (Tools/version.sh); docs/building.md ("Libraries, and why") says why a plugin.
         .target(name: "KioskVersion", plugins: ["KioskVersionPlugin"]),
         .plugin(name: "KioskVersionPlugin", capability: .buildTool()),
         // Pure Swift, the bottom of the graph: the vocabulary every module shares. Geometry, `Instant`,

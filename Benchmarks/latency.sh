@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Input-to-flip latency of traces on a paced display (README "Performance", issue 14):
+# Input-to-flip latency of traces on a paced display (docs/performance.md, "Latency on a paced display"; issue 14):
 #   Benchmarks/latency.sh [-r HZ] [-- KIOSK-REPLAY-OPTIONS] TRACE...
 # replays each trace with `kiosk replay --refresh HZ` (default 60) at 17 phases of the vblank
 # (0, 1, ... 16 ms: the panel's reports are unsynchronised with it) and prints, per trace, the

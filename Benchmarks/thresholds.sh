@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmarks' static thresholds (README "Performance", "Benchmarks in CI"):
+# The benchmarks' static thresholds (docs/performance.md, "Benchmarks in CI"):
 #   Benchmarks/thresholds.sh check     run every benchmark once, each p90 against Thresholds/ (CI)
 #   Benchmarks/thresholds.sh update    run them and record their p90 as the new baseline (commit it)
 # Exit status of check: 0 as recorded, 4 only improvements (both a pass here: 0), 2 a regression.

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // libFuzzer targets for kiosk: a package of its own that takes the main package by path, so the
 // fuzz build (every module instrumented with -sanitize=fuzzer) never touches the main build's.
-// Build and run with Fuzz/run.sh; README.md ("Fuzzing") says how and why this way.
+// Build and run with Fuzz/run.sh; docs/fuzzing.md says how and why this way.
 import Foundation
 import PackageDescription
 

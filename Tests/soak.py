@@ -15,7 +15,7 @@ than 1 MB to the end. At the end the slider holds the last set acknowledged on t
 switch the last sent over MQTT, the button every tap; the broker's retained states say the same.
 
 Not a timed test: it prints what it measured and exits 1 when a bound is broken. The default
-kiosk is the debug build; CI runs --short on the release build (.ci/run); README, "Reloads, and
+kiosk is the debug build; CI runs --short on the release build (.ci/run); docs/running.md, "Reloads, and
 months without growth", gives the long run's figures.
 """
 import argparse

@@ -52,8 +52,12 @@ else
 fi
 install -D -m 0644 "$here/kiosk.service" "$root/etc/systemd/system/kiosk.service"
 install -D -m 0644 "$here/kiosk.sysusers" "$root/usr/lib/sysusers.d/kiosk.conf"
+# The backlight's brightness and bl_power for the video group (the display as a light).
+install -D -m 0644 "$here/kiosk-backlight.rules" "$root/etc/udev/rules.d/90-kiosk-backlight.rules"
 install -D -m 0644 "$top/README.md" "$root/usr/local/share/doc/kiosk/README.md"
-# Not enabled: the drop-in that lets hooks drive GPIO lines (README, "Hooks").
+# The reference the README links to, one file per topic, where its links find it.
+for page in "$top"/docs/*.md; do install -D -m 0644 "$page" "$root/usr/local/share/doc/kiosk/docs/${page##*/}"; done
+# Not enabled: the drop-in that lets hooks drive GPIO lines (docs/connecting.md, "Hooks").
 install -D -m 0644 "$here/kiosk-gpio.conf" "$root/usr/local/share/doc/kiosk/kiosk-gpio.conf"
 mkdir -p "$root/var/lib/kiosk"
 # The unit has no network; a config with [mqtt] needs its broker: a drop-in allows the network.
@@ -110,6 +114,8 @@ fi
 if command -v systemctl >/dev/null 2>&1; then
     if [ "$root" = "" ]; then
         systemd-sysusers /usr/lib/sysusers.d/kiosk.conf
+        # The backlight rule for the backlights already there (it applies by itself at the next boot).
+        if command -v udevadm >/dev/null 2>&1; then udevadm trigger --subsystem-match=backlight --action=add || true; fi
         systemctl daemon-reload
         # --now: a getty still running would keep the port (root:tty 0620) from kiosk's user.
         # shellcheck disable=SC2086

@@ -9,7 +9,7 @@
 #                   the binary, so the package needs only Debian's libraries). Default for this
 #                   machine's architecture: a release build made here (swift build -c release
 #                   --static-swift-stdlib, in .build-static); another architecture's must be
-#                   given (README "Deploying to a Raspberry Pi" says where the arm64 one is made).
+#                   given (docs/deploying.md says where the arm64 one is made).
 #   --revision N    the Debian revision (default 1): a package of the same kiosk made again
 #   --out DIR       where the .deb goes (default: the current folder)
 #   --maintainer M  "Name <address>" for the control file and changelog (default: Debian's
@@ -72,7 +72,7 @@ if [ -z "$binary" ]; then
         (cd "$top" && swift build -c release --product kiosk --static-swift-stdlib --scratch-path .build-static >&2)
         binary=$top/.build-static/release/kiosk
     else
-        fail "--binary PATH: the $arch kiosk, built with --static-swift-stdlib (README \"Deploying to a Raspberry Pi\")"
+        fail "--binary PATH: the $arch kiosk, built with --static-swift-stdlib (docs/deploying.md)"
     fi
 fi
 [ -f "$binary" ] || fail "no kiosk executable at $binary (pass --binary PATH)"
@@ -136,6 +136,7 @@ sed -e 's|/usr/local/bin/kiosk|/usr/bin/kiosk|g' \
     "$here/kiosk.service" > "$stage/kiosk.service"
 install -D -m 0644 "$stage/kiosk.service" "$root/usr/lib/systemd/system/kiosk.service"
 install -D -m 0644 "$here/kiosk.sysusers" "$root/usr/lib/sysusers.d/kiosk.conf"
+install -D -m 0644 "$here/kiosk-backlight.rules" "$root/usr/lib/udev/rules.d/90-kiosk-backlight.rules"
 install -D -m 0644 "$top/config/kiosk.toml" "$root/etc/kiosk/kiosk.conf"
 doc=$root/usr/share/doc/kiosk
 install -D -m 0644 "$here/kiosk-mqtt.conf" "$root/usr/share/kiosk/kiosk-mqtt.conf"
@@ -144,6 +145,9 @@ install -D -m 0644 "$here/raspberry-pi/config.txt" "$doc/raspberry-pi/config.txt
 install -D -m 0644 "$here/raspberry-pi/cmdline.txt" "$doc/raspberry-pi/cmdline.txt"
 install -D -m 0644 "$here/debian/copyright" "$doc/copyright"
 gzip -9n < "$top/README.md" > "$doc/README.md.gz"
+# The reference the README links to, one file per topic (compressed, as Debian wants its docs).
+mkdir -p "$doc/docs"
+for page in "$top"/docs/*.md; do gzip -9n < "$page" > "$doc/docs/${page##*/}.gz"; chmod 0644 "$doc/docs/${page##*/}.gz"; done
 date=$(git -C "$top" log -1 --format=%aD 2>/dev/null || date -R)
 printf 'kiosk (%s) unstable; urgency=medium\n\n  * kiosk %s, packaged by deploy/make-deb.sh.\n\n -- %s  %s\n' \
     "$version-$revision" "$version" "$maintainer" "$date" | gzip -9n > "$doc/changelog.Debian.gz"

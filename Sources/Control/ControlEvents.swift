@@ -28,6 +28,23 @@ enum ControlEvents {
         }
     }
 
+    /// The display's status as `get_state` says it: `{"on": ..., "brightness": ..., "blank_after": ..., "last_touch": ...}`.
+    static func display(_ status: DisplayStatus) -> String {
+        var o = JSONObject()
+        o.add(contentsOf: displayFields(status))
+        return o.json
+    }
+
+    /// The display's keys: `brightness` null without a backlight, `last_touch` ISO 8601 (null before the first).
+    static func displayFields(_ status: DisplayStatus) -> JSONObject {
+        var o = JSONObject()
+        o.add("on", status.isOn)
+        if let b = status.brightness { o.add("brightness", b, digits: 4) } else { o.add("brightness", raw: "null") }
+        o.add("blank_after", status.blankAfter, digits: 3)
+        if let t = status.lastTouch { o.add("last_touch", WallClock.iso8601(t)) } else { o.add("last_touch", raw: "null") }
+        return o
+    }
+
     /// The `state` line for a control event that changed what the control holds; nil for the others.
     static func stateLine(_ event: SceneEvent, source: ChangeSource, scene: KioskScene, origin: Instant) -> String? {
         guard case .control(let time, let view, let control) = event else { return nil }

@@ -30,6 +30,8 @@ public final class ControlSocket: LoopExtension {
     /// Clients disconnected because they did not read, and the lines they lost.
     public private(set) var slowDisconnects = 0
     public private(set) var droppedLines = 0
+    /// The display as last said to subscribers, its last touch left out (a touch is no display event).
+    private var displaySaid: DisplayStatus?
 
     /// For the stats line, `control=CLIENTS/DROPPED`: clients now, and the lines slow ones lost.
     public var statsFields: [(String, String)] { [("control", "\(clients.count)/\(droppedLines)")] }
@@ -134,7 +136,7 @@ public final class ControlSocket: LoopExtension {
         case .getState:
             // `kiosk replay --state`'s object, on one line.
             let state = SceneReport.state(of: target.scene).split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
-            c.send(ControlReply.ok(request.id, ("state", state)))
+            c.send(ControlReply.ok(request.id, keys: [("state", state), ("display", ControlEvents.display(target.displayStatus))]))
         case .subscribe(let kinds):
             c.subscriptions = kinds
             let names = kinds.sorted().map { JSONString.quoted($0.rawValue) }.joined(separator: ", ")
@@ -153,6 +155,10 @@ public final class ControlSocket: LoopExtension {
             submit(.tap(p), request, c, target)
         case .swipe(let a, let b, let seconds):
             submit(.swipe(from: a, to: b, seconds: seconds), request, c, target)
+        case .setDisplay(let on, let brightness, let blankAfter):
+            submitDisplay(on: on, brightness: brightness, blankAfter: blankAfter, request, c, target)
+        case .wake:
+            submit(.wake, request, c, target)
         case .screenshot:
             submit(.screenshot, request, c, target)
             if c.held { c.waitingScreenshot = true }
@@ -167,6 +173,43 @@ public final class ControlSocket: LoopExtension {
         }
         c.held = true
         c.waitingID = request.id
+    }
+
+    /// The display's `set`: `blank_after` and on/brightness are two commands to the loop, applied
+    /// in order; the reply is the last one's (a refused `blank_after` is said and the rest not sent).
+    private func submitDisplay(on: Bool?, brightness: Double?, blankAfter: Double?, _ request: ControlRequest, _ c: ControlClient, _ target: CommandTarget) {
+        guard on != nil || brightness != nil else { return submit(.setBlankAfter(blankAfter ?? 0), request, c, target) }
+        if let blankAfter {
+            guard blankAfter.isFinite, blankAfter >= 0, blankAfter <= 86_400 else {
+                c.send(ControlReply.error(request.id, "blank_after \(blankAfter) is out of range; expected seconds from 0 (never) to 86400"))
+                return
+            }
+            guard target.submit(.setBlankAfter(blankAfter), source: .socket, requester: self, ticket: -c.number) else {
+                c.send(ControlReply.error(request.id, "kiosk is busy: too many commands are waiting; try again"))
+                return
+            }
+        }
+        submit(.setDisplay(on: on, brightness: brightness), request, c, target)
+    }
+
+    /// The display's on/off, brightness or `blank_after` changed: a `display` line to the clients
+    /// subscribed to `state` (not for a touch alone: that is the touch's events).
+    public func displayChanged(_ status: DisplayStatus, now: Instant) {
+        var said = status
+        said.lastTouch = nil
+        guard said != displaySaid else { return }
+        displaySaid = said
+        guard clients.contains(where: { $0.subscriptions.contains(.state) }) else { return }
+        var o = JSONObject()
+        o.add("event", "display")
+        o.add(contentsOf: ControlEvents.displayFields(status))
+        o.add("t", now.seconds(since: origin), digits: 3)
+        o.add("source", status.cause.rawValue)
+        let line = o.json
+        for c in clients where c.subscriptions.contains(.state) {
+            c.send(line)
+            c.flush()
+        }
     }
 
     /// The loop applied a client's command: its reply, then the client's lines that waited.

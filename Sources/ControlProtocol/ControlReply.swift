@@ -13,6 +13,15 @@ public enum ControlReply {
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
+    /// A success reply with more than one key: each key with its JSON text, in order.
+    public static func ok(_ id: String?, keys extras: [(key: String, json: String)]) -> String {
+        var fields: [String] = []
+        if let id { fields.append("\"id\": \(id)") }
+        fields.append("\"ok\": true")
+        for e in extras { fields.append("\(JSONString.quoted(e.key)): \(e.json)") }
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
+
     /// An error reply naming what is wrong, with the id echoed when one was read.
     public static func error(_ id: String?, _ message: String) -> String {
         var fields: [String] = []

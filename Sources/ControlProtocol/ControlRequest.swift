@@ -14,6 +14,10 @@ public struct ControlRequest: Sendable, Equatable {
         case unsubscribe
         case tap(Point)
         case swipe(from: Point, to: Point, seconds: Double)
+        /// `set` on `display`: on or off, the backlight's brightness (0...1), `blank_after`; one or more.
+        case setDisplay(on: Bool?, brightness: Double?, blankAfter: Double?)
+        /// Wake the panel, as a touch would (without the touch).
+        case wake
         /// A PNG of the frame the panel shows, in the reply (`ControlReply.screenshot`).
         case screenshot
     }
@@ -28,7 +32,9 @@ public struct ControlRequest: Sendable, Equatable {
     /// The request's `id` as it was written (a JSON number or string), echoed in the reply.
     public var id: String?
 
-    public static let commands = ["get_state", "set", "subscribe", "unsubscribe", "tap", "swipe", "screenshot"]
+    public static let commands = ["get_state", "set", "subscribe", "unsubscribe", "tap", "swipe", "screenshot", "wake"]
+    /// The name `set` takes for the display (reserved: no view may have it).
+    public static let displayView = "display"
     /// A swipe's duration when the request gives none, as adb's `input swipe`.
     public static let defaultSwipeSeconds = 0.3
     /// The longest request line read; a longer one is refused whole.
@@ -137,6 +143,8 @@ private struct Fields: Decodable {
     var from: [Double]?
     var to: [Double]?
     var duration: Double?
+    var brightness: Double?
+    var blank_after: Double?
 
     func checked() throws(ControlRequest.Problem) -> ControlRequest.Command {
         guard let name = command else { throw problem("missing \"command\"; one of: \(ControlRequest.commands.joined(separator: ", "))") }
@@ -145,6 +153,7 @@ private struct Fields: Decodable {
             return .getState
         case "set":
             guard let view else { throw problem("set: missing \"view\"") }
+            if view == ControlRequest.displayView { return try display() }
             let given = [value != nil, on != nil, label != nil].filter { $0 }.count
             guard given == 1 else { throw problem("set: give exactly one of \"value\" (a slider), \"on\" (a switch), \"label\" (a button)") }
             if let value { return .setValue(view: view, value) }
@@ -162,6 +171,8 @@ private struct Fields: Decodable {
             return .subscribe(kinds)
         case "unsubscribe":
             return .unsubscribe
+        case "wake":
+            return .wake
         case "screenshot":
             return .screenshot
         case "tap":
@@ -175,6 +186,17 @@ private struct Fields: Decodable {
         default:
             throw problem("unknown command '\(name)'; one of: \(ControlRequest.commands.joined(separator: ", "))")
         }
+    }
+
+    /// `set` on `display`: any of "on", "brightness", "blank_after"; nothing else.
+    private func display() throws(ControlRequest.Problem) -> ControlRequest.Command {
+        guard value == nil, label == nil else {
+            throw problem("set: the display takes \"on\", \"brightness\" (0 to 1) and \"blank_after\" (seconds), not \"\(value != nil ? "value" : "label")\"")
+        }
+        guard on != nil || brightness != nil || blank_after != nil else {
+            throw problem("set: give the display \"on\" (true or false), \"brightness\" (0 to 1) or \"blank_after\" (seconds)")
+        }
+        return .setDisplay(on: on, brightness: brightness, blankAfter: blank_after)
     }
 
     private func point(_ xy: [Double]?, _ key: String) throws(ControlRequest.Problem) -> Point? {

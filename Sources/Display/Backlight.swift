@@ -74,7 +74,8 @@ public struct Backlight: Sendable, Equatable {
         Double(min(max(steps, 0), maxBrightness)) / Double(maxBrightness)
     }
 
-    static func entries(of directory: String) -> [String] {
+    /// The names in `directory` (the backlights there, for a message naming them).
+    public static func entries(of directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []

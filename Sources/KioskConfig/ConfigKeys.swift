@@ -40,7 +40,7 @@ enum SceneKey: String, ConfigKey {
 }
 
 enum DisplayKey: String, ConfigKey {
-    case card, connector, mode, pixelFormat = "pixel_format", rotation, blankAfter = "blank_after", font
+    case card, connector, mode, pixelFormat = "pixel_format", rotation, blankAfter = "blank_after", font, backlight
     case screenshotDirectory = "screenshot_directory"
 }
 

@@ -15,7 +15,7 @@ import TOMLKit
 /// and the kiosk keeps running its last good config.
 ///
 /// The child is a `fork()` of kiosk, not a new program: it needs no executable path, lives 5 to 8
-/// ms for the default config, parse included (README, "Reloads, and months without growth"), and
+/// ms for the default config, parse included (docs/running.md, "Reloads, and months without growth"), and
 /// the loop waits for it as it waited for the parse in place, bounded by `childSeconds`. Making
 /// the reload wait for the child's pipe in the loop's poll instead would split `reload` in two;
 /// for milliseconds, it is not worth it. A fork

@@ -6,6 +6,14 @@ import Glibc
 /// A control's event a hook can run on: UIControl's names, as `kiosk replay --events` writes them.
 public enum HookEvent: String, Sendable, Hashable, CaseIterable {
     case touchDown, touchUpInside, touchUpOutside, touchCancel, primaryActionTriggered, valueChanged
+    /// The display's: the panel woken or blanked (`view = "display"`).
+    case screenOn, screenOff
+
+    /// The name hooks give the display as their `view` (reserved: no view may have it).
+    public static let displayView = "display"
+
+    /// Whether the display, not a control, sends it.
+    public var isDisplays: Bool { self == .screenOn || self == .screenOff }
 
     /// The view kinds that send this event: only a button fires its primary action; only a
     /// slider and a switch change value.
@@ -13,6 +21,7 @@ public enum HookEvent: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .primaryActionTriggered: [.button]
         case .valueChanged: [.slider, .toggle]
+        case .screenOn, .screenOff: []
         default: [.button, .slider, .toggle]
         }
     }
@@ -81,6 +90,7 @@ struct HookSection {
         let location = SourceLocation(file: r.file, line: r.locator.line(of: r.path))
         let controls = views.filter { [.button, .slider, .toggle].contains($0.kind) }.map(\.name)
         let name = try r.requiredString(HookKey.view)
+        if name == HookEvent.displayView { return try displayHook(r, location: location) }
         guard let view = views.first(where: { $0.name == name }) else {
             var message = "no view is named '\(name)'"
             if let near = nearest(name, among: views.map(\.name)) { message += " (did you mean '\(near)'?)" }
@@ -90,11 +100,32 @@ struct HookSection {
         guard let event = try r.choice(HookKey.event, HookEvent.allCases.map(\.rawValue)).flatMap(HookEvent.init(rawValue:)) else {
             throw r.error(HookKey.event, "'\(eventName)' is not a control event")
         }
+        guard !event.isDisplays else {
+            throw r.error(HookKey.event, "\(event.rawValue) is the display's event; give it view = \"\(HookEvent.displayView)\"")
+        }
         guard event.kinds.contains(view.kind) else {
             let senders = views.filter { event.kinds.contains($0.kind) }.map(\.name)
             throw r.error(HookKey.event, "a \(view.kind.rawValue) never sends \(event.rawValue)"
                 + (senders.isEmpty ? "" : "; the views that do: \(senders.joined(separator: ", "))"))
         }
+        return HookDescription(view: name, event: event, run: try program(r), timeoutSeconds: try timeout(r), location: location)
+    }
+
+    /// A hook on the display: `view = "display"`, `event = "screenOn"` or `"screenOff"`.
+    func displayHook(_ r: TableReader, location: SourceLocation) throws(ConfigError) -> HookDescription {
+        let eventName = try r.requiredString(HookKey.event)
+        guard let event = HookEvent(rawValue: eventName), event.isDisplays else {
+            throw r.error(HookKey.event, "the display sends screenOn and screenOff, not '\(eventName)'")
+        }
+        return HookDescription(view: HookEvent.displayView, event: event, run: try program(r), timeoutSeconds: try timeout(r), location: location)
+    }
+
+    func timeout(_ r: TableReader) throws(ConfigError) -> Double {
+        try r.number(HookKey.timeout, in: 0.001...Self.longestTimeout, unit: " of seconds") ?? HookSettings.defaultTimeout
+    }
+
+    /// `run`: the program, an absolute path that can be run, and its arguments.
+    func program(_ r: TableReader) throws(ConfigError) -> [String] {
         guard let run = try r.strings(HookKey.run), let program = run.first, !program.isEmpty else {
             if !r.has(HookKey.run) { throw r.error(nil, "a hook needs 'run', such as run = [\"/usr/local/bin/open-door\", \"--fast\"]") }
             throw r.error(HookKey.run, "expected the program and its arguments, such as [\"/usr/local/bin/open-door\", \"--fast\"]")
@@ -104,8 +135,7 @@ struct HookSection {
                 + "so name the program in full, such as \"/usr/bin/\(program.split(separator: "/").last ?? "")\"")
         }
         if let problem = Self.problem(program) { throw r.error(HookKey.run, problem) }
-        let timeout = try r.number(HookKey.timeout, in: 0.001...Self.longestTimeout, unit: " of seconds") ?? HookSettings.defaultTimeout
-        return HookDescription(view: name, event: event, run: run, timeoutSeconds: timeout, location: location)
+        return run
     }
 
     /// Why `program` cannot be run, or nil: checked here so that check-config, not the first tap, finds it.

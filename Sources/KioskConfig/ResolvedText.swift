@@ -166,6 +166,7 @@ struct TOMLWriter {
         string(DisplayKey.pixelFormat, d.pixelFormat.rawValue)
         int(DisplayKey.rotation, d.rotation)
         number(DisplayKey.blankAfter, d.blankAfterSeconds)
+        if let b = d.backlight { string(DisplayKey.backlight, b) } else { unset(DisplayKey.backlight, "the first under /sys/class/backlight; none: on and off only") }
         string(DisplayKey.font, d.font)
         string(DisplayKey.screenshotDirectory, d.screenshotDirectory)
 

@@ -45,6 +45,7 @@ struct RuntimeSection {
         }
         d.rotation = try r.int(DisplayKey.rotation, oneOf: Self.rotations, meaning: Self.rotationMeaning) ?? d.rotation
         d.blankAfterSeconds = try r.number(DisplayKey.blankAfter, in: 0...Self.day, unit: " of seconds") ?? d.blankAfterSeconds
+        d.backlight = try backlightName(r)
         if let font = try nonEmptyString(r, DisplayKey.font, example: "\"\(d.font)\"") {
             // Checked here so that check-config, not the first frame, finds a font that is not there.
             if let problem = FontFile.problem(font) {
@@ -54,6 +55,16 @@ struct RuntimeSection {
         }
         d.screenshotDirectory = try nonEmptyString(r, DisplayKey.screenshotDirectory, example: "\"\(d.screenshotDirectory)\"") ?? d.screenshotDirectory
         return d
+    }
+
+    /// `[display] backlight`: a folder's name under the backlight class, never a path. Whether it
+    /// is there is the loop's to find (sysfs is the running machine's, not the checker's).
+    func backlightName(_ r: TableReader) throws(ConfigError) -> String? {
+        guard let name = try nonEmptyString(r, DisplayKey.backlight, example: "\"rpi_backlight\" or \"11-0045\"") else { return nil }
+        guard !name.contains("/"), name != ".", name != ".." else {
+            throw r.error(DisplayKey.backlight, "'\(name)' is not a backlight's name; expected a name under /sys/class/backlight, such as \"rpi_backlight\"")
+        }
+        return name
     }
 
     func input(_ r: TableReader) throws(ConfigError) -> InputSettings {

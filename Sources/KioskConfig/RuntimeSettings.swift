@@ -25,6 +25,9 @@ public struct DisplaySettings: Sendable, Equatable {
     public var rotation = 0
     /// Seconds without a touch before the panel is blanked (DPMS off); 0: never.
     public var blankAfterSeconds = 0.0
+    /// The backlight under `/sys/class/backlight` whose brightness the kiosk sets (`rpi_backlight`,
+    /// `11-0045`); nil: the first there is. A panel without one is switched on and off only.
+    public var backlight: String?
     /// The font file text is drawn with.
     public var font = DefaultFont.path
     /// Where SIGUSR1 writes a PNG of the screen.

@@ -13,7 +13,8 @@ import Scene
 ///     "button": {"kind": "button", "label": "Press me", "taps": 3},
 ///     "canvas": {"kind": "canvas", "theme": "night"}
 ///   },
-///   "mqtt": {"announced": ["homeassistant/number/kiosk/slider/config"]}
+///   "mqtt": {"announced": ["homeassistant/number/kiosk/slider/config"]},
+///   "display": {"on": true, "brightness": 0.6, "blank_after": 300, "blank_after_config": 120}
 /// }
 /// ```
 ///
@@ -30,10 +31,13 @@ public struct StateDocument: Sendable, Equatable {
     public var views: [SavedView]
     /// What MQTT announced (retained topics), for clearing what a later config no longer has.
     public var announcedTopics: Set<String>
+    /// The display's on/off, brightness and `blank_after` as last set; nil in a file from before.
+    public var display: SavedDisplay?
 
-    public init(views: [SavedView] = [], announcedTopics: Set<String> = []) {
+    public init(views: [SavedView] = [], announcedTopics: Set<String> = [], display: SavedDisplay? = nil) {
         self.views = views
         self.announcedTopics = announcedTopics
+        self.display = display
     }
 
     /// The document as the file holds it: one view a line, the topics sorted, numbers in the
@@ -47,8 +51,9 @@ public struct StateDocument: Sendable, Equatable {
         out += views.isEmpty ? "},\n" : "\n  },\n"
         out += "  \"mqtt\": {\"announced\": ["
         out += announcedTopics.sorted().map { "\n    " + JSONString.quoted($0) }.joined(separator: ",")
-        out += announcedTopics.isEmpty ? "]}\n}\n" : "\n  ]}\n}\n"
-        return out
+        out += announcedTopics.isEmpty ? "]}" : "\n  ]}"
+        if let d = display { out += ",\n  \"display\": " + d.json }
+        return out + "\n}\n"
     }
 
     private static func json(_ state: SavedViewState) -> String {
@@ -89,7 +94,7 @@ public struct StateDocument: Sendable, Equatable {
             guard let v = form.views?[name] else { continue }
             views.append(SavedView(name: name, state: try v.state(name)))
         }
-        return StateDocument(views: views, announcedTopics: Set(form.mqtt?.announced ?? []))
+        return StateDocument(views: views, announcedTopics: Set(form.mqtt?.announced ?? []), display: try form.display?.saved())
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0a || b == 0x0d || b == 0x09 }
@@ -138,6 +143,20 @@ public struct StateDocument: Sendable, Equatable {
     private struct Form: Decodable {
         var views: [String: ViewForm]?
         var mqtt: MQTTForm?
+        var display: DisplayForm?
+    }
+
+    private struct DisplayForm: Decodable {
+        var on: Bool
+        var brightness: Double?
+        var blank_after: Double
+        var blank_after_config: Double
+
+        func saved() throws(StateFileProblem) -> SavedDisplay {
+            if let b = brightness, !(0...1).contains(b) { throw StateFileProblem("display.brightness: \(b) is not from 0 to 1") }
+            guard blank_after.isFinite, blank_after >= 0 else { throw StateFileProblem("display.blank_after: \(blank_after) is not 0 or more seconds") }
+            return SavedDisplay(isOn: on, brightness: brightness, blankAfter: blank_after, blankAfterInConfig: blank_after_config)
+        }
     }
 
     private struct MQTTForm: Decodable {
@@ -172,6 +191,28 @@ public struct StateDocument: Sendable, Equatable {
                 throw StateFileProblem("views.\(name): kind '\(kind)' has no saved state; expected slider, switch, button or canvas")
             }
         }
+    }
+}
+
+/// The display's part of the state file: what was set at run time (the socket, MQTT).
+public struct SavedDisplay: Sendable, Equatable {
+    public var isOn: Bool
+    /// The backlight's level, 0...1; nil without a backlight.
+    public var brightness: Double?
+    public var blankAfter: Double
+    /// `[display] blank_after` when `blankAfter` was set: a config changed since wins over it.
+    public var blankAfterInConfig: Double
+
+    public init(isOn: Bool, brightness: Double?, blankAfter: Double, blankAfterInConfig: Double) {
+        self.isOn = isOn
+        self.brightness = brightness
+        self.blankAfter = blankAfter
+        self.blankAfterInConfig = blankAfterInConfig
+    }
+
+    var json: String {
+        "{\"on\": \(isOn), " + (brightness.map { "\"brightness\": \($0), " } ?? "")
+            + "\"blank_after\": \(blankAfter), \"blank_after_config\": \(blankAfterInConfig)}"
     }
 }
 

@@ -35,6 +35,7 @@ public final class StateStore {
     /// The scene's saved views at the last look: what the next write saves.
     private var views: [SavedView] = []
     private var announced: Set<String> = []
+    private var display: SavedDisplay?
     /// Something is not on disk yet.
     private var dirty = false
     /// The last finger lifted with something unsaved.
@@ -58,7 +59,7 @@ public final class StateStore {
     public var hasUnsavedChanges: Bool { dirty }
 
     /// What the scene holds now, as the file will say it.
-    public var document: StateDocument { StateDocument(views: views, announcedTopics: announced) }
+    public var document: StateDocument { StateDocument(views: views, announcedTopics: announced, display: display) }
 
     // MARK: MQTT's announced topics
 
@@ -69,6 +70,18 @@ public final class StateStore {
     public func remember(announced topics: Set<String>) {
         guard topics != announced else { return }
         announced = topics
+        dirty = true
+    }
+
+    // MARK: The display
+
+    /// The display's state as the file held it at `restore`, or as last remembered.
+    public var savedDisplay: SavedDisplay? { display }
+
+    /// The display's state now (each wake-up); written with the next write when it changed.
+    public func remember(display now: SavedDisplay) {
+        guard now != display else { return }
+        display = now
         dirty = true
     }
 
@@ -88,6 +101,7 @@ public final class StateStore {
         case .document(let d):
             onDisk = d.views
             announced = d.announcedTopics
+            display = d.display
             var dropped: [String] = []
             var restored = 0
             for v in d.views {

@@ -91,6 +91,7 @@ extension MQTTExtension {
             controls[i].published = nil
             controls[i].publishedLabel = nil
         }
+        resendDisplay()
     }
 
     /// The connection ended or failed; from a callback or a failed call.

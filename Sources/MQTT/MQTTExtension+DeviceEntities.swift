@@ -12,18 +12,21 @@ extension MQTTExtension {
     static func deviceEntities(topics: KioskTopics, configuration: KioskConfiguration) -> [DeviceEntity] {
         screenshotEntities(topics: topics)
             + diagnosticsEntities(topics: topics)
+            + displayEntities(topics: topics)
     }
 
     /// The command a device entity's command topic (`<prefix>/<level>/set`) asks for; nil when
     /// no device entity takes commands at `level`; a failure says what is wrong with `payload`.
     static func deviceCommand(level: String, payload: [UInt8]) -> Result<RemoteCommand, RemoteCommandError>? {
         if level == screenshotLevel { return screenshotCommand(payload) }
+        if let c = displayCommand(level: level, payload: payload) { return c }
         return nil
     }
 
     /// A start's or a reload's entities: the ones gone are removed from Home Assistant, and the
     /// retained messages brought in line with what is announced now.
-    func takeDeviceEntities(_ entities: [DeviceEntity]) {
+    func takeDeviceEntities(_ given: [DeviceEntity]) {
+        let entities = withDisplayBrightness(given)
         guard entities != deviceEntities else { return }
         for e in deviceEntities where !entities.contains(where: { $0.component == e.component && $0.level == e.level }) {
             removedEntities.append((e.component, e.level))

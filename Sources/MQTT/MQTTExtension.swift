@@ -76,6 +76,8 @@ public final class MQTTExtension: LoopExtension {
     var labels: [String: String] = [:]
     /// The kiosk's own entities (`deviceEntities(topics:configuration:)`), announced with the controls'.
     var deviceEntities: [DeviceEntity] = []
+    /// The display's status and what was published of it (MQTTExtension+Display.swift).
+    var displayOnBroker = DisplayOnBroker()
     /// Entities removed by a reload, to be sent once in the device config as their platform alone.
     var removedEntities: [(component: String, view: String)] = []
     var commands: [(String, [UInt8])] = []
@@ -166,7 +168,7 @@ public final class MQTTExtension: LoopExtension {
     public func start(configuration: KioskConfiguration, scene: KioskScene, now: Instant) {
         controls = Self.controls(of: scene, keeping: [])
         labels = Self.labels(of: scene)
-        deviceEntities = Self.deviceEntities(topics: topics, configuration: configuration)
+        deviceEntities = withDisplayBrightness(Self.deviceEntities(topics: topics, configuration: configuration))
     }
 
     public func appendPollDescriptors(to fds: inout [pollfd]) {
@@ -206,6 +208,7 @@ public final class MQTTExtension: LoopExtension {
             bringRetainedInLine()
             if diagnosticsDue, !retainedOutOfLine { publishDiagnostics(target.diagnostics) }
             syncStates(target.scene, now: now)
+            syncDisplay()
         }
     }
 

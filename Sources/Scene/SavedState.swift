@@ -4,7 +4,7 @@ import KioskCore
 /// a slider's value, a switch's state, a button's label and presses, the canvas's theme.
 ///
 /// The squares' transforms are not in it: no program sets them, and a finger moves them every
-/// frame of a drag (README.md, "State", says why).
+/// frame of a drag (docs/state.md says why).
 public enum SavedViewState: Sendable, Equatable {
     case slider(value: Double)
     case toggle(on: Bool)

@@ -18,6 +18,10 @@ struct ControlCommand: ParsableCommand {
             watch                         print control, gesture and state events as they come (JSON Lines)
             screenshot --out FILE         a PNG of the frame the panel shows, written to FILE (- for stdout); \
             at most one every 2 s
+            display [on|off] [--brightness B] [--blank-after S]
+                                          print the display (on, brightness, blank_after, last_touch); or set the panel on (woken) or off (blanked as after idle), the backlight's \
+            brightness (0 to 1), seconds without a touch before it blanks (0: never)
+            wake                          wake the panel, as a touch would
             The socket is --socket when given, else the config's [control] socket (--config; default \
             /etc/kiosk/kiosk.conf when it exists, else a checkout's config/kiosk.toml), else \
             \(ControlSettings.defaultSocket) when there is no config. Only [control] is read.
@@ -35,7 +39,13 @@ struct ControlCommand: ParsableCommand {
     @Option(help: "screenshot: the PNG file to write (- for standard output).")
     var out: String?
 
-    @Argument(help: "state, set, tap, swipe, watch or screenshot")
+    @Option(help: "display: the backlight's brightness, 0 to 1.")
+    var brightness: Double?
+
+    @Option(name: .customLong("blank-after"), help: "display: seconds without a touch before the panel blanks; 0: never.")
+    var blankAfter: Double?
+
+    @Argument(help: "state, set, tap, swipe, watch, screenshot, display or wake")
     var action: String
 
     @Argument(help: "The action's arguments.")
@@ -65,7 +75,7 @@ struct ControlCommand: ParsableCommand {
                     FileHandle.standardError.write(Data("kiosk control: \(reply["error"] as? String ?? line)\n".utf8))
                     throw ExitCode(1)
                 }
-                if action == "state", let state = reply["state"] {
+                if action == "state" || action == "display", let state = reply[action == "state" ? "state" : "display"] {
                     let data = try JSONSerialization.data(withJSONObject: state, options: [.prettyPrinted, .sortedKeys])
                     print(String(decoding: data, as: UTF8.self))
                 }
@@ -126,6 +136,28 @@ struct ControlCommand: ParsableCommand {
         return path
     }
 
+    /// `display [on|off] [--brightness B] [--blank-after S]`: one `set` on the display.
+    func displayRequest() throws -> String {
+        let usage = "usage: kiosk control display [on|off] [--brightness B] [--blank-after S]"
+        guard arguments.count <= 1 else { throw ValidationError(usage) }
+        var fields = [#""id": 1"#, #""command": "set""#, #""view": "display""#]
+        if let state = arguments.first {
+            guard state == "on" || state == "off" else { throw ValidationError("display: '\(state)' is not on or off; \(usage)") }
+            fields.append(#""on": \#(state == "on")"#)
+        }
+        if let b = brightness {
+            guard b.isFinite, (0...1).contains(b) else { throw ValidationError("--brightness must be from 0 to 1, found \(b)") }
+            fields.append(#""brightness": \#(b)"#)
+        }
+        if let s = blankAfter {
+            guard s.isFinite, s >= 0 else { throw ValidationError("--blank-after must be 0 or more seconds, found \(s)") }
+            fields.append(#""blank_after": \#(s)"#)
+        }
+        // Nothing to set: the display as it is.
+        guard fields.count > 3 else { return #"{"id": 1, "command": "get_state"}"# }
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
+
     /// The request line for the action, or a usage error.
     func makeRequest() throws -> String {
         func count(_ allowed: ClosedRange<Int>, _ usage: String) throws {
@@ -165,8 +197,13 @@ struct ControlCommand: ParsableCommand {
         case "watch":
             try count(0...0, "watch")
             return #"{"id": 1, "command": "subscribe", "events": ["control", "gesture", "state"]}"#
+        case "display":
+            return try displayRequest()
+        case "wake":
+            try count(0...0, "wake")
+            return #"{"id": 1, "command": "wake"}"#
         default:
-            throw ValidationError("unknown action '\(action)'; expected state, set, tap, swipe, watch or screenshot")
+            throw ValidationError("unknown action '\(action)'; expected state, set, tap, swipe, watch, screenshot, display or wake")
         }
     }
 }

@@ -53,8 +53,10 @@ struct RunCommand: ParsableCommand {
         chosen.announce("run")
         let config = chosen.path
         let logging = LogSetup.start(configPath: config, override: level)
-        let options = KioskLoop.Options(configPath: config, logLevel: level, injectedStall: stall,
-                                        environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        // KIOSK_BACKLIGHT_CLASS: a folder standing in for /sys/class/backlight (tests, a bench).
+        let options = KioskLoop.Options(configPath: config, logLevel: level, injectedStall: stall, environment: environment,
+                                        backlightClass: environment["KIOSK_BACKLIGHT_CLASS"] ?? "/sys/class/backlight")
         let loop: KioskLoop
         do {
             loop = try KioskLoop(options: options, logger: logging.logger, logPump: logging.pump)

@@ -237,3 +237,58 @@ final class LockedText: @unchecked Sendable {
     func append(_ s: String) { lock.lock(); value += s; lock.unlock() }
     var text: String { lock.lock(); defer { lock.unlock() }; return value }
 }
+
+/// `kiosk control display` and `wake` against the real binary, with a folder standing in for
+/// /sys/class/backlight (KIOSK_BACKLIGHT_CLASS); what was set survives a restart (the state file).
+@Suite("kiosk control display against kiosk run")
+struct ControlDisplayCommandTests {
+    func backlight(_ folder: URL) throws -> URL {
+        let device = folder.appendingPathComponent("backlight/rpi_backlight")
+        try FileManager.default.createDirectory(at: device, withIntermediateDirectories: true)
+        for (file, text) in [("max_brightness", "255"), ("brightness", "255"), ("bl_power", "0")] {
+            try (text + "\n").write(to: device.appendingPathComponent(file), atomically: false, encoding: .utf8)
+        }
+        return device
+    }
+
+    func read(_ device: URL, _ file: String) -> String {
+        ((try? String(contentsOf: device.appendingPathComponent(file), encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func displayOffBrightnessAndBlankAfterSurviveARestart() throws {
+        let folder = try temporaryFolder("control-display")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let device = try backlight(folder)
+        let config = try headlessConfig(tail: "[control]\nsocket = \"@FOLDER@/control.sock\"\n[state]\ndirectory = \"@FOLDER@\"\n")
+        let environment = ["KIOSK_BACKLIGHT_CLASS": folder.appendingPathComponent("backlight").path]
+        let path = folder.appendingPathComponent("control.sock").path
+        func control(_ arguments: [String]) throws -> Finished { try runToEnd(kioskExecutable, ["control", "--socket", path] + arguments) }
+        func display() throws -> [String: Any] {
+            let done = try control(["display"])
+            #expect(done.status == 0, "\(done.stderr)")
+            return (try? JSONSerialization.jsonObject(with: Data(done.stdout.utf8)) as? [String: Any]) ?? [:]
+        }
+        do {
+            let k = try KioskProcess(config: config, environment: environment, folder: folder)
+            #expect(k.waitFor("control socket listening"), "\(k.text)")
+            #expect(try display()["brightness"] as? Double == 1)
+            #expect(try control(["display", "--brightness", "0.4", "--blank-after", "600"]).status == 0)
+            #expect(read(device, "brightness") == "102")
+            #expect(try control(["display", "off"]).status == 0)
+            #expect(read(device, "bl_power") == "4")
+            let refused = try control(["display", "--brightness", "2"])
+            #expect(refused.status == 64, "\(refused.stderr)")
+            #expect(k.stop() == 0)
+        }
+        try "255\n".write(to: device.appendingPathComponent("brightness"), atomically: false, encoding: .utf8)
+        let k = try KioskProcess(config: config, environment: environment, folder: folder)
+        defer { _ = k.stop() }
+        #expect(k.waitFor("control socket listening"), "\(k.text)")
+        let d = try display()
+        #expect(d["on"] as? Bool == false && d["brightness"] as? Double == 0.4 && d["blank_after"] as? Double == 600, "\(d)")
+        #expect(read(device, "brightness") == "102" && read(device, "bl_power") == "4")
+        #expect(try control(["wake"]).status == 0)
+        #expect(read(device, "bl_power") == "0")
+        #expect(try display()["on"] as? Bool == true)
+    }
+}

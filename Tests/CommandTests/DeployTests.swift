@@ -46,7 +46,9 @@ struct DeployTests {
         let unit = try String(contentsOf: Self.deploy.appendingPathComponent("kiosk.service"), encoding: .utf8)
         for line in ["Type=notify", "WatchdogSec=", "Restart=always", "User=kiosk", "SupplementaryGroups=video input dialout",
                      "NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateNetwork=yes", "ExecReload=/bin/kill -HUP $MAINPID",
-                     "ExecStart=/usr/local/bin/kiosk run --config /etc/kiosk/kiosk.conf"] {
+                     "ExecStart=/usr/local/bin/kiosk run --config /etc/kiosk/kiosk.conf",
+                     // The backlight: the class's links and where a Pi's backlights are (the display as a light).
+                     "ReadWritePaths=-/sys/class/backlight -/sys/devices/platform"] {
             #expect(unit.contains("\n" + line), "kiosk.service lacks \(line)")
         }
     }
@@ -61,6 +63,9 @@ struct DeployTests {
         #expect(try read(root, "etc/kiosk/kiosk.conf") == (try String(contentsOf: repositoryRoot.appendingPathComponent("config/kiosk.toml"), encoding: .utf8)))
         #expect(try read(root, "etc/systemd/system/kiosk.service").contains("Type=notify"))
         #expect(try read(root, "usr/lib/sysusers.d/kiosk.conf").contains("m kiosk input"))
+        let rule = try read(root, "etc/udev/rules.d/90-kiosk-backlight.rules")
+        #expect(rule.contains("SUBSYSTEM==\"backlight\"") && rule.contains("chgrp video /sys$devpath/brightness")
+            && rule.contains("chgrp video /sys$devpath/bl_power"))
 
         let cmdline = try read(root, "boot/firmware/cmdline.txt")
         #expect(cmdline == "root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait console=serial0,115200 console=tty3 consoleblank=0 vt.global_cursor_default=0 logo.nologo quiet loglevel=3\n")

@@ -58,7 +58,7 @@ struct KioskPackageOnRealKernelTests {
         return state
     }
 
-    /// lintian reports no tag but those README "The package" explains (Tests/package/lintian.sh).
+    /// lintian reports no tag but those docs/deploying.md ("The package") explains (Tests/package/lintian.sh).
     @Test func lintianReportsOnlyTheExplainedTags() throws {
         let lintian = try Self.packaged.get().lintian
         #expect(lintian.status == 0, "\(lintian.output)")

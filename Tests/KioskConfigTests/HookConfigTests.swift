@@ -87,7 +87,11 @@ struct HookConfigTests {
         ("[[hook]]\nview = \"dor\"\nevent = \"touchDown\"\nrun = [\"/bin/true\"]", "view = \"dor\"",
          "hook[0].view: no view is named 'dor' (did you mean 'door'?); hooks run on controls: door, level, pump"),
         ("[[hook]]\nview = \"door\"\nevent = \"tap\"\nrun = [\"/bin/true\"]", "event = \"tap\"",
-         "hook[0].event: 'tap' is not one of: touchDown, touchUpInside, touchUpOutside, touchCancel, primaryActionTriggered, valueChanged"),
+         "hook[0].event: 'tap' is not one of: touchDown, touchUpInside, touchUpOutside, touchCancel, primaryActionTriggered, valueChanged, screenOn, screenOff"),
+        ("[[hook]]\nview = \"display\"\nevent = \"touchDown\"\nrun = [\"/bin/true\"]", "event = ",
+         "hook[0].event: the display sends screenOn and screenOff, not 'touchDown'"),
+        ("[[hook]]\nview = \"door\"\nevent = \"screenOff\"\nrun = [\"/bin/true\"]", "event = ",
+         "hook[0].event: screenOff is the display's event; give it view = \"display\""),
         ("[[hook]]\nview = \"level\"\nevent = \"primaryActionTriggered\"\nrun = [\"/bin/true\"]", "event = ",
          "hook[0].event: a slider never sends primaryActionTriggered; the views that do: door"),
         ("[[hook]]\nview = \"door\"\nevent = \"valueChanged\"\nrun = [\"/bin/true\"]", "event = ",
@@ -112,6 +116,15 @@ struct HookConfigTests {
         ("[hooks]\nmax_running = 0", "max_running", "hooks.max_running: 0 is out of range; allowed: a whole number from 1 to 64"),
         ("[hooks]\nqueue = 100000", "queue", "hooks.queue: 100000 is out of range; allowed: a whole number from 0 to 4096"),
     ]
+
+    /// The display's hooks: `view = "display"`, screenOn or screenOff; read and written back.
+    @Test func theDisplayHasScreenOnAndScreenOff() throws {
+        let text = hookConfig("[[hook]]\nview = \"display\"\nevent = \"screenOff\"\nrun = [\"/bin/true\"]\n")
+        let c = try KioskConfiguration.parse(text, file: "kiosk.toml")
+        #expect(c.hooks.hooks.map(\.view) == ["display"] && c.hooks.hooks.map(\.event) == [.screenOff])
+        let back = try KioskConfiguration.parse(c.resolvedText, file: "printed.toml")
+        #expect(back.hooks.hooks.map(\.event) == [.screenOff])
+    }
 
     @Test(arguments: refusals)
     func aBadHookIsRefusedOnItsLine(c: (hooks: String, needle: String, expected: String)) throws {

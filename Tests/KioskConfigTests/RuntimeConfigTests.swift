@@ -33,6 +33,7 @@ let everyRuntimeKey = """
     pixel_format = "rgb565"
     rotation = 180
     blank_after = 300
+    backlight = "rpi_backlight"
     font = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
     screenshot_directory = "/tmp/shots"
 
@@ -189,7 +190,7 @@ struct RuntimeErrorTests {
         ("[display]\nblank_after = inf", "blank_after",
          "display.blank_after: inf is out of range; allowed: a number of seconds from 0 to 86400"),
         ("[display]\nblank_afer = 60", "blank_afer",
-         "display.blank_afer: unknown key in [display]; did you mean 'blank_after'? Allowed: card, connector, mode, pixel_format, rotation, blank_after, font, screenshot_directory"),
+         "display.blank_afer: unknown key in [display]; did you mean 'blank_after'? Allowed: card, connector, mode, pixel_format, rotation, blank_after, font, backlight, screenshot_directory"),
         ("[display]\ncard = \"headles\"", "card",
          "display.card: 'headles' is neither a device path nor 'headless'; did you mean 'headless'? Allowed: an absolute path such as \"/dev/dri/card1\", or \"headless\" (draw into memory only)"),
         ("[display]\nconnector = \"\"", "connector",

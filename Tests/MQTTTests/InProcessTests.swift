@@ -23,14 +23,16 @@ struct InProcessTests {
         /// The longest `service` call so far, in milliseconds.
         var slowestService: Double { timed.slowest }
 
-        init(broker: Broker) throws {
+        /// `backlightClass`: a folder standing in for /sys/class/backlight (none: a folder without one).
+        init(broker: Broker, backlightClass: String? = nil) throws {
             folder = try KioskExecutable.temporaryFolder("mqtt-loop")
             let path = folder.appendingPathComponent("kiosk.conf")
             let mqttSection = "broker = \"mqtt://127.0.0.1:\(broker.port)\"\nclient_id = \"kiosk-test\"\ntopic_prefix = \"\(KioskOnBrokerTests.prefix)\"\n"
             try KioskOnBrokerTests.Kiosk.config(folder: folder, mqtt: mqttSection).write(to: path, atomically: true, encoding: .utf8)
             let handler = handler
             let logger = Logger(label: "test", factory: { _ in handler })
-            loop = try KioskLoop(options: .init(configPath: path.path), logger: logger, logPump: nil,
+            let backlights = backlightClass ?? folder.appendingPathComponent("no-backlight").path
+            loop = try KioskLoop(options: .init(configPath: path.path, backlightClass: backlights), logger: logger, logPump: nil,
                                  output: { _ throws(DisplayError) in
                                      do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888) }
                                      catch { throw DisplayError("\(error)") }
@@ -174,4 +176,9 @@ final class Timed: LoopExtension {
     }
     func stop(now: Instant) { inner.stop(now: now) }
     var statsFields: [(String, String)] { inner.statsFields }
+    func displayChanged(_ status: DisplayStatus, now: Instant) { inner.displayChanged(status, now: now) }
+    func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant) {
+        inner.screenshotTaken(result, target: target, now: now)
+    }
+    func statsReported(now: Instant, target: CommandTarget) { inner.statsReported(now: now, target: target) }
 }

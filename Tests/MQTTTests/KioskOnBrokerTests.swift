@@ -103,6 +103,7 @@ struct KioskOnBrokerTests {
             "switch": ["state_topic", "command_topic"], "number": ["state_topic", "command_topic", "min", "max", "step"],
             "event": ["state_topic", "event_types"], "button": ["command_topic", "payload_press"], "image": ["image_topic", "content_type"],
             "text": ["state_topic", "command_topic", "max"],
+            "light": ["schema", "state_topic", "command_topic", "supported_color_modes"], "sensor": ["state_topic"],
         ]
         for (id, c) in cmps {
             let platform = c["p"] as? String ?? "?"

@@ -21,7 +21,7 @@ class LiveLoopRun {
     /// is off, so no test reads or writes the machine's /var/lib/kiosk.
     init(
         _ name: String, input: (_ folder: URL) -> String = { _ in "" }, log: String = "", sections: String = "\n[state]\nenabled = false\n",
-        clock: VirtualClock = VirtualClock(), output given: (any FrameOutput)? = nil
+        clock: VirtualClock = VirtualClock(), output given: (any FrameOutput)? = nil, backlightClass: String? = nil
     ) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-\(name)-\(UUID().uuidString.prefix(8))")
         self.folder = folder
@@ -34,7 +34,9 @@ class LiveLoopRun {
         let handler = self.handler
         var logger = Logger(label: "test", factory: { _ in handler })
         logger.logLevel = .debug
-        loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug), logger: logger, logPump: nil,
+        // Never the machine's own backlight: a folder of the test's (absent unless given).
+        let backlights = backlightClass ?? folder.appendingPathComponent("no-backlight").path
+        loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug, backlightClass: backlights), logger: logger, logPump: nil,
                              output: { _ throws(DisplayError) in
                                  if let given { return given }
                                  do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock) }

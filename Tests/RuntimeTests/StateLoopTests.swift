@@ -42,7 +42,7 @@ struct StateLoopTests {
         #expect(r.run.handler.entries.contains { $0.message.description == "state restored" })
     }
 
-    /// The write rate README states: a finger dragging the slider's knob to and fro without a
+    /// The write rate docs/state.md states: a finger dragging the slider's knob to and fro without a
     /// pause, at 60 reports a second, for five minutes of the kiosk's clock.
     @Test func aContinuousDragIsWrittenOnceAnInterval() throws {
         let r = try Run("drag", interval: 2)

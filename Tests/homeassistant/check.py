@@ -183,8 +183,16 @@ node = "check"
         os.replace(self.config + ".new", self.config)
 
     def start(self):
+        # A stand-in for /sys/class/backlight (the display as a light): made once, kept across restarts.
+        self.backlight = os.path.join(self.folder, "backlight", "standin")
+        if not os.path.isdir(self.backlight):
+            os.makedirs(self.backlight)
+            for name, value in (("max_brightness", "255"), ("brightness", "255"), ("bl_power", "0")):
+                with open(os.path.join(self.backlight, name), "w") as f:
+                    f.write(value + "\n")
+        env = dict(os.environ, KIOSK_BACKLIGHT_CLASS=os.path.dirname(self.backlight))
         self.process = subprocess.Popen([self.binary, "run", "--config", self.config], cwd=self.folder,
-                                        stdout=self.log, stderr=self.log)
+                                        stdout=self.log, stderr=self.log, env=env)
         wait_for("kiosk's control socket", 30, lambda: self.ask({"command": "get_state"}).get("ok"))
 
     def ask(self, request):
@@ -259,6 +267,41 @@ def find(ha, domain, needle):
         if needle in e or needle in str(s.get("attributes", {}).get("friendly_name", "")).lower():
             return e
     raise LookupError(f"no {domain} entity for '{needle}' among {entities_by_domain(ha).get(domain, [])}")
+
+
+def backlight_file(kiosk, name):
+    with open(os.path.join(kiosk.backlight, name)) as f:
+        return f.read().strip()
+
+
+def display_checks(ha, kiosk, report):
+    """The display as a light "Display" with brightness, "Blank after" and "Last touch" (issue 23 item 3)."""
+    def light_both_ways():
+        entity = find(ha, "light", "display")
+        ha.call("light", "turn_on", entity_id=entity, brightness_pct=40)
+        wait_for("the backlight at 40 %", 10, lambda: backlight_file(kiosk, "brightness") == "102")
+        ha.call("light", "turn_off", entity_id=entity)
+        wait_for("the panel off (bl_power 4)", 10, lambda: backlight_file(kiosk, "bl_power") == "4")
+        wait_for("the light off in Home Assistant", 10, lambda: (ha.state(entity) or {}).get("state") == "off")
+        kiosk.ask({"command": "wake"})
+        wait_for("the light on in Home Assistant", 10, lambda: (ha.state(entity) or {}).get("state") == "on")
+        brightness = (ha.state(entity) or {}).get("attributes", {}).get("brightness")
+        if brightness not in (101, 102):
+            raise AssertionError(f"{entity}: brightness {brightness} (expected 40 % of 255)")
+        return f"{entity}, brightness {brightness}"
+    report.check("the display light and the backlight file agree, both ways", light_both_ways)
+
+    def blank_after_and_last_touch():
+        number = find(ha, "number", "blank_after")
+        attributes = (ha.state(number) or {}).get("attributes", {})
+        ha.call("number", "set_value", entity_id=number, value=600)
+        wait_for("blank_after 600 on the kiosk", 10,
+                 lambda: (kiosk.ask({"command": "get_state"}).get("display") or {}).get("blank_after") == 600)
+        kiosk.ask({"command": "tap", "x": 700, "y": 40})
+        sensor = find(ha, "sensor", "last_touch")
+        wait_for("the last touch in Home Assistant", 10, lambda: (ha.state(sensor) or {}).get("state") not in (None, "unknown", "unavailable"))
+        return f"{number} {attributes.get('unit_of_measurement')}, {sensor} {(ha.state(sensor) or {}).get('state')}"
+    report.check("blank_after set from Home Assistant; the last touch as a timestamp", blank_after_and_last_touch)
 
 
 def check_screenshot(ha, report):
@@ -365,6 +408,7 @@ def run_checks(args, report, work):
         report.check("a press from Home Assistant fires the button's event", button_press)
         check_screenshot(ha, report)
         label_and_diagnostic_checks(ha, kiosk, report)
+        display_checks(ha, kiosk, report)
 
         def names():
             want = {"switch.kiosk_check_switch": ("kiosk check Switch", "switch"),

@@ -3,7 +3,8 @@
 # virtual environment, its MQTT integration set up through the config flow on a Mosquitto broker of
 # this script's own, and `kiosk run` (headless) on that broker. Every check goes through Home
 # Assistant's REST API. Too heavy for CI (Home Assistant's install is ~700 MB and its first start
-# takes a minute): run it by hand, and put the summary it prints last in README ("Home Assistant").
+# takes a minute): run it by hand, and put the summary it prints last in docs/connecting.md
+# ("Against a real Home Assistant").
 #
 #   Tests/homeassistant/check.sh [KIOSK_BINARY]
 #

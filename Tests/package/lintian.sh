@@ -1,14 +1,14 @@
 #!/bin/sh
-# lintian on kiosk's packages: every tag it reports must be one README "The package" explains
+# lintian on kiosk's packages: every tag it reports must be one docs/deploying.md ("The package") explains
 # (the list below); a new tag fails, so it is fixed or explained before it ships.
 #
 #   Tests/package/lintian.sh DEB...
 #
 # Needs lintian (apt-get install lintian).
 set -eu
-# Explained in README "The package": not uploaded to Debian, so no ITP bug to close; the
+# Explained in docs/deploying.md ("The package"): not uploaded to Debian, so no ITP bug to close; the
 # fallbacks to systemctl where init-system-helpers is missing (and the getties' stop); no man
-# page yet (kiosk --help and the README).
+# page yet (kiosk --help, the README and docs/).
 explained="initial-upload-closes-no-bugs maintainer-script-calls-systemctl no-manual-page"
 status=0
 for deb in "$@"; do
@@ -17,7 +17,7 @@ for deb in "$@"; do
     for tag in $tags; do
         case " $explained " in
             *" $tag "*) echo "lintian: $(basename "$deb"): $tag (explained)" ;;
-            *) echo "lintian: $(basename "$deb"): $tag is new: fix it, or explain it in README and here"; status=1 ;;
+            *) echo "lintian: $(basename "$deb"): $tag is new: fix it, or explain it in docs/deploying.md (\"The package\") and here"; status=1 ;;
         esac
     done
 done

@@ -30,7 +30,7 @@ snapshot > /tmp/before
 state BEFORE
 
 echo "KIOSK-INSTALL-BEGIN"
-# apt itself, as the README says: apt install ./kiosk_<version>_amd64.deb. Its Depends are in the
+# apt itself, as docs/deploying.md says: apt install ./kiosk_<version>_amd64.deb. Its Depends are in the
 # image already (there is no network): apt must find them there.
 apt-get install -y --no-install-recommends "$first" 2>&1
 echo "status=$?"
@@ -45,7 +45,7 @@ echo "status=$?"
 echo "KIOSK-UPGRADE-END"
 state UPGRADED
 
-# [mqtt] added by hand: `dpkg-reconfigure kiosk` gives the unit the network (README "MQTT").
+# [mqtt] added by hand: `dpkg-reconfigure kiosk` gives the unit the network (docs/connecting.md, "MQTT and Home Assistant").
 printf '\n[mqtt]\nbroker = "mqtt://127.0.0.1:1883"\n' >> /etc/kiosk/kiosk.conf
 echo "KIOSK-RECONFIGURE-BEGIN"
 dpkg-reconfigure kiosk 2>&1

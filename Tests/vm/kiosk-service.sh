@@ -16,6 +16,13 @@
 #      each timed from the signal until the new kiosk is active;
 #   5. the service stopped, kiosk run by a user that lacks one of input, video, dialout;
 #   6. `systemctl restart kiosk` keeps the slider the control socket set (the state file);
+#   6b. the display as a light under the unit: Debian's kernel under QEMU has no backlight device
+#      (virtio-gpu has none), so a stand-in: a tmpfs over /sys/class/backlight holding a folder
+#      laid out as the class (max_brightness, brightness, bl_power), brightness and bl_power
+#      root:video 0664 as deploy/kiosk-backlight.rules makes them. kiosk is restarted to find it;
+#      `kiosk control display` sets the brightness and switches it off and on through the unit's
+#      sandbox (ReadWritePaths=, the video group under PrivateUsers=). It tests the sandbox and the
+#      group, not a driver nor the link from /sys/class/backlight into /sys/devices;
 #   7. systemd-analyze security; kiosk's journal by priority.
 # Every wait is on a state or a log line, bounded; the host's test reads the sections printed.
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
@@ -130,6 +137,23 @@ ls -A /var/lib/kiosk > /tmp/state-directory.txt
     /usr/local/bin/kiosk control --socket /run/kiosk/control.sock state | tr -d ' \n'; echo
     stat -c 'state file %a %U %G' /var/lib/kiosk/state.json
 } > /tmp/restart.txt 2>&1
+{
+    mount -t tmpfs -o mode=0755 standin /sys/class/backlight
+    b=/sys/class/backlight/standin
+    mkdir "$b"
+    echo 255 > "$b/max_brightness"; echo 255 > "$b/brightness"; echo 0 > "$b/bl_power"
+    chgrp video "$b/brightness" "$b/bl_power"
+    chmod 0664 "$b/brightness" "$b/bl_power"
+    old=$(prop MainPID)
+    systemctl restart kiosk
+    until_active "$old"
+    k="/usr/local/bin/kiosk control --socket /run/kiosk/control.sock"
+    $k display --brightness 0.4 && echo "brightness set $(cat "$b/brightness")"
+    $k display off && echo "off bl_power $(cat "$b/bl_power")"
+    $k display | tr -d ' \n'; echo
+    $k wake && echo "woken bl_power $(cat "$b/bl_power")"
+    journalctl -b -t kiosk -o cat --no-pager | grep -E 'backlight|display (blanked|woken)' | tail -n 5
+} > /tmp/backlight.txt 2>&1
 systemd-analyze security kiosk --no-pager > /tmp/security.txt 2>&1
 
 # A user without one of the groups: the service's user and config, run by hand with setpriv.
@@ -166,6 +190,7 @@ section SYSTEMD /tmp/systemd.txt
 section STATE-DIRECTORY /tmp/state-directory.txt
 section CONTROL /tmp/control.txt
 section RESTART /tmp/restart.txt
+section BACKLIGHT /tmp/backlight.txt
 section SECURITY /tmp/security.txt
 # kiosk's lines at each syslog priority, 0 (emerg) to 7 (debug).
 for p in 0 1 2 3 4 5 6 7; do

@@ -8,7 +8,7 @@ import Benchmark
 /// the plain C program's; the regressions worth catching are larger: a rotated copy back to
 /// pixel by pixel is 10x, squares rasterised by cairo every frame of a transform 8x). Tight on allocations, which do not
 /// depend on the machine: at most 2 more mallocs a frame than recorded (a drag frame's count
-/// inside cairo and pixman varies by a few between frames, see README).
+/// inside cairo and pixman varies by a few between frames, see docs/performance.md).
 public enum Thresholds {
     public static var perFrame: [BenchmarkMetric: BenchmarkThresholds] { [
         .wallClock: .init(relative: [.p90: 300.0]),

@@ -56,6 +56,12 @@ public struct BlankingPolicy: Sendable, Equatable {
         return .deliver
     }
 
+    /// A command blanks the panel now, as if `blankAfter` had run out; a touch wakes it.
+    public mutating func blankNow() {
+        isBlanked = true
+        isSwallowing = false
+    }
+
     /// Something other than a touch woke the panel (a reload): count it as activity.
     public mutating func wake(at now: Instant) {
         isBlanked = false

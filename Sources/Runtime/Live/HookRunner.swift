@@ -18,7 +18,8 @@ public final class HookRunner: LoopExtension {
         var hook: HookDescription
         var value: String
         var time: Double
-        var source: ChangeSource
+        /// KIOSK_SOURCE: a `ChangeSource`'s name, or a `DisplayCause`'s for the display's events.
+        var source: String
     }
 
     /// A run whose program is alive (or not yet reaped).
@@ -34,6 +35,8 @@ public final class HookRunner: LoopExtension {
     }
 
     public private(set) var settings: HookSettings
+    /// The display's on/off as last told (nil: not yet), for screenOn and screenOff.
+    var displayWasOn: Bool?
     /// The KIOSK_TIME of an event is its time in seconds since this moment, as `t` in `kiosk replay --events`.
     let origin: Instant
     /// The kiosk's own environment, which every hook inherits (PATH, LANG) under the KIOSK_ variables.
@@ -146,9 +149,19 @@ public final class HookRunner: LoopExtension {
             guard case .control(let time, let view, let control) = event else { continue }
             for hook in settings.hooks where hook.view == view && hook.event.rawValue == control.name {
                 let run = Run(hook: hook, value: Self.value(of: control, view: view, scene: scene),
-                              time: time.seconds(since: origin), source: source)
+                              time: time.seconds(since: origin), source: source.rawValue)
                 submit(run, now: now)
             }
+        }
+    }
+
+    /// The panel woken or blanked: the display's hooks, `KIOSK_VALUE` on or off, `KIOSK_SOURCE` what did it.
+    public func displayChanged(_ status: DisplayStatus, now: Instant) {
+        defer { displayWasOn = status.isOn }
+        guard let was = displayWasOn, was != status.isOn else { return }
+        let event: HookEvent = status.isOn ? .screenOn : .screenOff
+        for hook in settings.hooks where hook.view == HookEvent.displayView && hook.event == event {
+            submit(Run(hook: hook, value: status.isOn ? "on" : "off", time: now.seconds(since: origin), source: status.cause.rawValue), now: now)
         }
     }
 
@@ -219,7 +232,7 @@ public final class HookRunner: LoopExtension {
         environment.append("KIOSK_EVENT=\(hook.event.rawValue)")
         environment.append("KIOSK_VALUE=\(run.value)")
         environment.append("KIOSK_TIME=\(fixedDecimal(run.time, 6))")
-        environment.append("KIOSK_SOURCE=\(run.source.rawValue)")
+        environment.append("KIOSK_SOURCE=\(run.source)")
         switch HookSpawn.start(hook.run, environment: environment) {
         case .failure(let error):
             failedStarts += 1

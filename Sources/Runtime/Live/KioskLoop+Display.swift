@@ -60,14 +60,16 @@ extension KioskLoop {
 
     /// The blanking policy says it is time. A display that is down or unplugged has nothing to
     /// blank: the policy is told it is awake, so no touch is swallowed as a wake, and tries later.
-    func blank(at now: Instant) {
+    /// `reason` is a command's, said in the log line; none: `blank_after` ran out.
+    func blank(at now: Instant, reason: String = "") {
         let action = display.blank()
         if case .none = action { blanking.wake(at: now) }
-        perform(action, at: now)
+        if reason.isEmpty { screen.cause = .idle }
+        perform(action, at: now, reason: reason)
     }
 
     /// Carries out what the display's state machine asked for.
-    /// `reason` says what woke the panel, for `.powerOn`'s line.
+    /// `reason` says what woke or blanked the panel, for `.powerOn`'s and `.powerOff`'s lines.
     func perform(_ action: DisplayStateMachine.Action, at now: Instant, reason: String = "") {
         switch action {
         case .none, .sayStillConnected, .sayUnplugged:
@@ -93,7 +95,8 @@ extension KioskLoop {
         case .powerOff:
             do {
                 try output?.setPower(on: false)
-                log.info("display blanked after \(fixedDecimal(configuration.runtime.display.blankAfterSeconds, 0)) s without a touch")
+                powerBacklight(on: false)
+                log.info(reason.isEmpty ? "display blanked after \(fixedDecimal(blanking.blankAfter, 0)) s without a touch" : "display blanked \(reason)")
             } catch {
                 // A panel that cannot sleep stays on and keeps drawing; its next touch is the user's.
                 display.blankRefused()
@@ -104,6 +107,7 @@ extension KioskLoop {
         case .powerOn:
             do {
                 try output?.setPower(on: true)
+                powerBacklight(on: true)
                 pipeline.invalidate()
                 log.info("display woken \(reason)")
             } catch {

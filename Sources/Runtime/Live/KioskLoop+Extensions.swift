@@ -157,6 +157,8 @@ extension KioskLoop: CommandTarget {
                 try scene.change(view, .label(label), at: now)
             case .press(let view):
                 try scene.change(view, .press, at: now)
+            case .setDisplay, .wake, .setBlankAfter:
+                try applyScreen(command, source: source, at: now)
             case .tap(let p):
                 try checkOnScreen(p, "tap")
                 try queue(SyntheticTouches.tap(at: p, source: source, now: now))

@@ -9,6 +9,7 @@ extension KioskLoop {
     func deliver(_ frame: TouchFrame) {
         meter.stats.touchFrames += 1
         fingers.note(frame)
+        noteTouch(frame)
         switch blanking.admit(frame, touchesDown: fingers.count) {
         case .deliver:
             let start = meter.start()
@@ -18,6 +19,7 @@ extension KioskLoop {
             recognizerNanoseconds += meter.nanoseconds(since: start)
             if !latency.delivered(at: frame.time) { meter.stats.unmeasuredInputs += 1 }
         case .wake:
+            screen.cause = .touch
             perform(display.wake(), at: frame.time, reason: "by a touch; the waking touch is not delivered")
         case .swallow:
             break

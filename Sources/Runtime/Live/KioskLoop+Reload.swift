@@ -74,9 +74,8 @@ extension KioskLoop {
         generation += 1
         onLogLevel?(level)
         meter.stats.setBudgets(Self.budgets(settings.loop, refresh: output?.refreshHz ?? 60))
-        if blanking.isBlanked { perform(display.wake(), at: now, reason: "by the reload") }
-        blanking.blankAfter = settings.display.blankAfterSeconds
-        blanking.wake(at: now)
+        wakeScreen(cause: .reload, at: now)
+        reloadScreen(old: old.display, new: settings.display, at: now)
         if settings.log.statsInterval != old.log.statsInterval {
             nextStats = settings.log.statsInterval > 0 ? now.adding(seconds: settings.log.statsInterval) : nil
         }

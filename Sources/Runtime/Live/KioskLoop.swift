@@ -30,10 +30,13 @@ public final class KioskLoop {
         /// Testing the budget: sleep this long in a stage every time it runs.
         public var injectedStall: (stage: Stage, milliseconds: Double)?
         public var environment: [String: String]
+        /// Where the backlight class is; a test's folder stands in for sysfs.
+        public var backlightClass: String
 
         public init(configPath: String, logLevel: Logger.Level? = nil, injectedStall: (stage: Stage, milliseconds: Double)? = nil,
-                    environment: [String: String] = [:]) {
+                    environment: [String: String] = [:], backlightClass: String = "/sys/class/backlight") {
             self.configPath = configPath
+            self.backlightClass = backlightClass
             self.logLevel = logLevel
             self.injectedStall = injectedStall
             self.environment = environment
@@ -89,6 +92,8 @@ public final class KioskLoop {
     /// The state file (KioskLoop+State.swift); nil in a replay, with `[state] enabled = false` or
     /// without its folder. MQTT keeps its announced topics in it (`remember(announced:)`).
     public internal(set) var stateStore: StateStore?
+    /// The panel as a light: backlight, brightness, last touch (KioskLoop+Screen.swift).
+    var screen = ScreenControl()
 
     /// Reads the config, opens the display and the touchscreen: `kiosk run`.
     /// Throws `KioskLoopError.config` (exit status 2), `.display` or `.loopFiles` (exit status 1).
@@ -122,6 +127,8 @@ public final class KioskLoop {
         }
         // The saved state, before the first frame and before any extension can publish the scene.
         openStateStore()
+        screen.classDirectory = options.backlightClass
+        restoreScreen(at: clock.now)
         // Signals are taken from here on: one sent while starting must not kill the kiosk.
         try openLoopFiles()
         openDisplayHotplug()
@@ -261,6 +268,7 @@ public final class KioskLoop {
         perform(display.tick(at: now), at: now)
         if display.canDraw, repaintDue(at: now) { drawFrame(at: now) }
         // After the frame: a write's fsync falls in the idle rest of the frame, not before it.
+        tellDisplayStatus(at: now)
         saveState(at: now)
         if let pump = logPump {
             pump.service(now: now.seconds)

@@ -23,6 +23,13 @@ public enum RemoteCommand: Sendable, Equatable {
     case setLabel(view: String, String)
     /// Fire the button's action as one tap would (Home Assistant's `button`).
     case press(view: String)
+    /// The panel on (woken) or off (blanked, as idle blanking does), and its backlight's
+    /// brightness (0...1): either or both.
+    case setDisplay(on: Bool?, brightness: Double?)
+    /// Wake the panel (on, and `blank_after` counts from now): a doorbell, a motion sensor.
+    case wake
+    /// Seconds without a touch before the panel blanks; 0: never.
+    case setBlankAfter(Double)
     /// Synthetic touches through the panel's path (decision trace included), at scene coordinates.
     case tap(Point)
     case swipe(from: Point, to: Point, seconds: Double)
@@ -50,6 +57,10 @@ public protocol CommandTarget: AnyObject {
     /// The loop's health as the last stats line measured it, with the touchscreen and the start
     /// time (read-only; MQTT's diagnostics).
     var diagnostics: LoopDiagnostics { get }
+
+    // The display (KioskLoop+Screen.swift).
+    /// On, brightness, `blank_after`, last touch: as they are now.
+    var displayStatus: DisplayStatus { get }
 }
 
 /// Something beyond the touchscreen and the display that the loop serves from its one `poll()`:
@@ -80,6 +91,9 @@ public protocol LoopExtension: AnyObject {
     /// from `old` and that this extension can only take at the next start, each as the config
     /// names it (`mqtt.broker`); it keeps running on their old values.
     func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String]
+    /// The display's status changed (on, brightness, `blank_after`, the last touch); at most once
+    /// a wake-up, after its changes, never inside `service`.
+    func displayChanged(_ status: DisplayStatus, now: Instant)
     /// The loop is ending (a signal): last words, without blocking for long.
     func stop(now: Instant)
     /// A screenshot asked for (by any extension) was encoded, or failed: called by the loop once
@@ -98,6 +112,7 @@ extension LoopExtension {
     public func completed(ticket: Int, result: Result<Void, RemoteCommandError>, target: CommandTarget, now: Instant) {}
     public func reconfigure(old: KioskConfiguration, new: KioskConfiguration, scene: KioskScene, now: Instant) -> [String] { [] }
     public var statsFields: [(String, String)] { [] }
+    public func displayChanged(_ status: DisplayStatus, now: Instant) {}
     public func screenshotTaken(_ result: Result<Screenshot, ScreenshotError>, target: CommandTarget, now: Instant) {}
     public func statsReported(now: Instant, target: CommandTarget) {}
 }
