@@ -50,18 +50,7 @@ extension PixelBuffer {
             return CAIRO_STATUS_SUCCESS
         }, Unmanaged.passUnretained(source).toOpaque())!
         defer { cairo_surface_destroy(png) }
-        let status = cairo_surface_status(png)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw DrawingResourceError("cairo_image_surface_create_from_png_stream: \(String(cString: cairo_status_to_string(status)))")
-        }
-        try self.init(width: Int(cairo_image_surface_get_width(png)), height: Int(cairo_image_surface_get_height(png)))
-        withSurface { surface in
-            let cr = cairo_create(surface)!
-            cairo_set_source_surface(cr, png, 0, 0)
-            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-            cairo_paint(cr)
-            cairo_destroy(cr)
-        }
+        try self.init(decoded: png, call: "cairo_image_surface_create_from_png_stream")
     }
 }
 

@@ -29,9 +29,15 @@ extension PixelBuffer {
     public convenience init(contentsOfPNG path: String) throws(DrawingResourceError) {
         let png = cairo_image_surface_create_from_png(path)!
         defer { cairo_surface_destroy(png) }
+        try self.init(decoded: png, call: "cairo_image_surface_create_from_png: \(path)")
+    }
+
+    /// A new XRGB8888 buffer of `png`'s size with `png` painted in (alpha over black); `call`
+    /// names what read it when cairo could not.
+    convenience init(decoded png: OpaquePointer, call: String) throws(DrawingResourceError) {
         let status = cairo_surface_status(png)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw DrawingResourceError("cairo_image_surface_create_from_png: \(path): \(String(cString: cairo_status_to_string(status)))")
+            throw DrawingResourceError("\(call): \(String(cString: cairo_status_to_string(status)))")
         }
         try self.init(width: Int(cairo_image_surface_get_width(png)), height: Int(cairo_image_surface_get_height(png)))
         withSurface { surface in

@@ -87,10 +87,7 @@ final class SocketWatcher {
 
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var a = sockaddr_un()
-        a.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let r = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        let r = UnixSocketAddress.attach(fd, to: path, .connect)
         try #require(r == 0, "connect: \(String(cString: strerror(errno)))")
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }

@@ -22,10 +22,7 @@ final class SocketClient {
     init(path: String, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
-        var a = sockaddr_un()
-        a.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let r = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        let r = UnixSocketAddress.attach(fd, to: path, .connect)
         guard r == 0 else { throw SocketTestError.connect(String(cString: strerror(errno))) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
@@ -342,10 +339,7 @@ final class ControlSocketTests {
         socket.stop(now: run.clock.now)
         // A socket file with no one listening, as a SIGKILL leaves it.
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var a = sockaddr_un()
-        a.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        _ = UnixSocketAddress.attach(fd, to: path, .bind)
         close(fd)
         #expect(throws: Never.self) { _ = try ControlSocket(settings: settings, logger: Logger(label: "x"), now: .zero) }
     }

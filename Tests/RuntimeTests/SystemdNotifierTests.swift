@@ -2,6 +2,7 @@ import Foundation
 import Gestures
 import KioskCore
 @testable import Runtime
+import KioskTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -18,10 +19,7 @@ struct SystemdNotifierTests {
         init() throws {
             path = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-notify-\(UUID().uuidString.prefix(8))").path
             fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            var a = sockaddr_un()
-            a.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-            let r = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+            let r = UnixSocketAddress.attach(fd, to: path, .bind)
             try #require(r == 0)
         }
 
