@@ -133,6 +133,9 @@ let package = Package(
                                                      "Runtime", "Render", "Display", "KioskLog", "KioskTestSupport"]),
         // ARCHITECTURE.md's names checked against the tree (files, and the symbols it places in them).
         .testTarget(name: "DocumentationTests", dependencies: ["KioskTestSupport"]),
+        // The small libraries on their own: the system-call funnel, whole files, JSON numbers; the socket's requests.
+        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "KioskCore"]),
         .testTarget(name: "SceneTests", dependencies: ["kiosk", "KioskTestSupport", "Scene", "Gestures", "KioskCore", "KioskConfig", "Runtime", "InputEvents"]),
     ]
 )

@@ -1,6 +1,5 @@
 import Foundation
 import KioskCore
-import Runtime
 import Testing
 
 /// `JSONObject.number`, which writes the state, events and stats: valid JSON for every Double
