@@ -61,15 +61,9 @@ struct ViewLook: Equatable {
         }
     }
 
-    /// Whether a pinch or a rotation is under way on the square `id`: while one is, the square
-    /// may be drawn from its cached shadow turned and scaled, not rasterised afresh each frame.
-    static func isTransforming(_ scene: KioskScene, _ id: ViewID) -> Bool {
-        guard scene.views[id.rawValue].kind == .square else { return false }
-        for r in scene.engine.recognizers where r.view == id && r.state.isActive && (r.kind == .pinch || r.kind == .rotation) {
-            return true
-        }
-        return false
-    }
+    /// Whether a pinch or a rotation is under way on the square `id` (the scene says): while one
+    /// is, the square may be drawn from its cached shadow turned and scaled, not rasterised afresh.
+    static func isTransforming(_ scene: KioskScene, _ id: ViewID) -> Bool { scene.isBeingTransformed(id) }
 }
 
 /// What decides how a square looks, apart from where it is.

@@ -138,6 +138,16 @@ public final class KioskScene {
     }
 
     /// True while an animation runs (a square dropping, a switch's knob sliding).
+    /// Whether a pinch or a rotation is under way on the square `id`: what the drawing asks of the
+    /// scene, which alone looks at its recognizers.
+    public func isBeingTransformed(_ id: ViewID) -> Bool {
+        guard views[id.rawValue].kind == .square else { return false }
+        for r in engine.recognizers where r.view == id && r.state.isActive && (r.kind == .pinch || r.kind == .rotation) {
+            return true
+        }
+        return false
+    }
+
     public var isAnimating: Bool { views.contains { $0.dropStart != nil || $0.toggleStart != nil } }
 
     /// Where a control's knob is drawn at `now`: a switch's knob slides (eased) to its new side.
