@@ -69,7 +69,11 @@ struct ScreenshotOnBrokerTests {
 
         try broker.publish("\(prefix)/screenshot/set", "PRESS")
         #expect(kiosk.process.waitFor(containing: "screenshots=1/0"), "\(kiosk.process.text)")
-        let png = try #require(try retainedBytes("\(prefix)/screenshot/image", on: broker))
+        // The stats line can come before the broker has the picture: asked again until it has it
+        // (a retained message that arrives while mosquitto_sub waits is not one it prints).
+        var retained: Data?
+        for _ in 0..<20 where retained == nil { retained = try retainedBytes("\(prefix)/screenshot/image", on: broker, seconds: 0.5) }
+        let png = try #require(retained)
         #expect(png.starts(with: PixelBuffer.pngSignature))
         let picture = try PixelBuffer(png: [UInt8](png))
         let reference = try PixelBuffer(contentsOfPNG: try #require(kiosk.screenshot(number: 1)))
