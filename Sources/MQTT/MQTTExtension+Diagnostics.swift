@@ -23,7 +23,7 @@ extension MQTTExtension {
         guard queued < Self.maximumQueued else { return }
         let figures = Diagnostics.Figures(
             framesPerSecond: loop.framesPerSecond, latencyP99Milliseconds: loop.latencyP99Milliseconds, overruns: loop.overruns,
-            touchscreenConnected: loop.touchscreenConnected, started: LoopDiagnostics.iso8601(loop.startedAt),
+            touchscreenConnected: loop.touchscreenConnected, started: WallClock.iso8601(loop.startedAt),
             cpuTemperature: HostFacts().cpuTemperature(), mqttDropped: counters.eventsDropped + counters.commandsDropped)
         send(Diagnostics.topic(topics), Diagnostics.payload(figures), retain: false)
     }

@@ -76,9 +76,9 @@ import Testing
     }
 
     @Test func startTimeIsISO8601InUTC() {
-        #expect(LoopDiagnostics.iso8601(0) == "1970-01-01T00:00:00+00:00")
-        #expect(LoopDiagnostics.iso8601(1_795_700_000.9) == "2026-11-26T13:33:20+00:00")
-        #expect(LoopDiagnostics.iso8601(951_782_400) == "2000-02-29T00:00:00+00:00")
+        #expect(WallClock.iso8601(0) == "1970-01-01T00:00:00+00:00")
+        #expect(WallClock.iso8601(1_795_700_000.9) == "2026-11-26T13:33:20+00:00")
+        #expect(WallClock.iso8601(951_782_400) == "2000-02-29T00:00:00+00:00")
     }
 }
 

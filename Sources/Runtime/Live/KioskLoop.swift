@@ -86,7 +86,7 @@ public final class KioskLoop {
     var recognizerNanoseconds: Int64 = 0
     var statsLines = 0
     /// When the kiosk started, on the wall clock (MQTT's diagnostics say it).
-    let startedAt = LoopDiagnostics.wallClockSeconds()
+    let startedAt = WallClock.now()
     /// The control socket, hooks, MQTT (KioskLoop+Extensions.swift).
     var extensions = LoopExtensions()
     /// The state file (KioskLoop+State.swift); nil in a replay, with `[state] enabled = false` or

@@ -26,23 +26,4 @@ public struct LoopDiagnostics: Sendable, Equatable {
         self.touchscreenConnected = touchscreenConnected
         self.startedAt = startedAt
     }
-
-    /// The wall clock now, in seconds since the Unix epoch (CLOCK_REALTIME).
-    public static func wallClockSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_REALTIME, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
-    /// `seconds` since the Unix epoch as ISO 8601 in UTC, to the second: `2026-11-26T13:30:11+00:00`
-    /// (what Home Assistant's timestamp sensor takes).
-    public static func iso8601(_ seconds: Double) -> String {
-        var t = time_t(seconds.rounded(.down))
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let year = String(Int(parts.tm_year) + 1900)
-        return "\(String(repeating: "0", count: max(0, 4 - year.count)))\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
-            + "T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))+00:00"
-    }
 }
