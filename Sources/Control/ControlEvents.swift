@@ -63,14 +63,14 @@ enum ControlEvents {
         o.add("event", "state")
         o.add("view", view)
         o.add("kind", v.kind.rawValue)
-        switch v.kind {
-        case .button:
-            o.add("taps", v.taps)
-            o.add("label", v.label)
-        case .slider:
-            o.add("value", v.value, digits: 4)
-        case .toggle:
-            o.add("on", v.isOn)
+        switch v.content {
+        case .button(let b):
+            o.add("taps", b.taps)
+            o.add("label", b.label)
+        case .slider(let s):
+            o.add("value", s.value, digits: 4)
+        case .toggle(let t):
+            o.add("on", t.isOn)
         case .canvas, .square:
             return nil
         }

@@ -86,13 +86,13 @@ extension MQTTExtension {
             guard queued < Self.maximumQueued else { return }
             let c = controls[i]
             guard c.index < scene.views.count, scene.views[c.index].name == c.name else { continue }
-            let v = scene.views[c.index]
-            if c.kind == .button, c.publishedLabel != v.label {
-                controls[i].publishedLabel = v.label
-                send(topics.label(c.name), v.label, retain: true)
+            let content = scene.views[c.index].content
+            if case .button(let b) = content, c.publishedLabel != b.label {
+                controls[i].publishedLabel = b.label
+                send(topics.label(c.name), b.label, retain: true)
                 guard isConnected else { return }
             }
-            let source = StateSource(value: v.value, isOn: v.isOn, taps: v.taps, label: v.label)
+            guard let source = StateSource(content) else { continue }
             if c.published != nil, c.publishedFrom == source {
                 controls[i].dueAt = nil
                 continue
@@ -105,13 +105,7 @@ extension MQTTExtension {
                 }
             }
             controls[i].dueAt = nil
-            let state: String
-            switch c.kind {
-            case .slider: state = ControlPayload.percentState(v.value)
-            case .toggle: state = ControlPayload.switchState(v.isOn)
-            case .button: state = ControlPayload.buttonState(taps: v.taps, label: v.label)
-            case .canvas, .square: continue
-            }
+            let state = source.payload
             controls[i].publishedFrom = source
             guard state != c.published else { continue }
             controls[i].published = state

@@ -118,11 +118,29 @@ public final class MQTTExtension: LoopExtension {
     }
 
     /// A control's state as the view holds it, compared before any payload is formatted.
-    struct StateSource: Equatable {
-        var value: Double
-        var isOn: Bool
-        var taps: Int
-        var label: String
+    enum StateSource: Equatable {
+        case slider(value: Double)
+        case toggle(on: Bool)
+        case button(taps: Int, label: String)
+
+        /// What a control publishes of its content; nil for a view that is not a control.
+        init?(_ content: ViewContent) {
+            switch content {
+            case .slider(let s): self = .slider(value: s.value)
+            case .toggle(let t): self = .toggle(on: t.isOn)
+            case .button(let b): self = .button(taps: b.taps, label: b.label)
+            case .canvas, .square: return nil
+            }
+        }
+
+        /// The state topic's payload.
+        var payload: String {
+            switch self {
+            case .slider(let value): ControlPayload.percentState(value)
+            case .toggle(let on): ControlPayload.switchState(on)
+            case .button(let taps, let label): ControlPayload.buttonState(taps: taps, label: label)
+            }
+        }
     }
 
     /// Sets up the client; the first connect is tried at `now` (in `service`). `memory` holds

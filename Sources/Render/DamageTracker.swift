@@ -34,9 +34,9 @@ public struct DamageTracker {
         defer {
             swap(&previous, &current)
             hasPrevious = true
-            previousTheme = scene.views[0].themeIndex
+            previousTheme = scene.themeIndex
         }
-        guard hasPrevious, previous.count == current.count, previousTheme == scene.views[0].themeIndex else {
+        guard hasPrevious, previous.count == current.count, previousTheme == scene.themeIndex else {
             rects.append(screen)
             return
         }

@@ -178,7 +178,7 @@ public final class SceneRenderer {
         for i in scene.views.indices where scene.views[i].kind == .square && reaches(i) {
             var j = squareOrder.count
             squareOrder.append(i)
-            while j > 0, scene.views[squareOrder[j - 1]].z > scene.views[i].z {
+            while j > 0, looks[squareOrder[j - 1]].z > looks[i].z {
                 squareOrder[j] = squareOrder[j - 1]
                 j -= 1
             }
@@ -194,10 +194,10 @@ public final class SceneRenderer {
     }
 
     private func drawControl(_ cr: OpaquePointer, _ v: ViewState, index i: Int, theme: Theme) {
-        switch v.kind {
-        case .button: drawButton(cr, v, index: i)
-        case .slider: drawSlider(cr, v, index: i, theme: theme)
-        case .toggle: drawSwitch(cr, v, knob: looks[i].knob)
+        switch v.content {
+        case .button(let button): drawButton(cr, v, button, index: i)
+        case .slider(let slider): drawSlider(cr, v, slider, index: i, theme: theme)
+        case .toggle(let toggle): drawSwitch(cr, v, toggle, knob: looks[i].knob)
         case .canvas, .square: break
         }
     }
@@ -240,30 +240,30 @@ public final class SceneRenderer {
         guard !themes.isEmpty else {
             return Theme(name: "plain", background: Color(red: 238, green: 240, blue: 243), foreground: Color(red: 29, green: 39, blue: 51))
         }
-        return themes[min(max(0, scene.views[0].themeIndex), themes.count - 1)]
+        return themes[min(max(0, scene.themeIndex), themes.count - 1)]
     }
 
     // MARK: Controls
 
     /// The button's label with its tap count, made again only when the count changes.
-    private func buttonText(_ v: ViewState, index: Int) -> String {
+    private func buttonText(_ b: ButtonState, index: Int) -> String {
         if buttonTexts.count <= index { buttonTexts.append(contentsOf: repeatElement(nil, count: index + 1 - buttonTexts.count)) }
-        if let t = buttonTexts[index], t.taps == v.taps, t.label == v.label { return t.text }
-        let text = "\(v.label) · \(v.taps)"
-        buttonTexts[index] = (v.label, v.taps, text)
+        if let t = buttonTexts[index], t.taps == b.taps, t.label == b.label { return t.text }
+        let text = "\(b.label) · \(b.taps)"
+        buttonTexts[index] = (b.label, b.taps, text)
         return text
     }
 
-    private func drawButton(_ cr: OpaquePointer, _ v: ViewState, index: Int) {
+    private func drawButton(_ cr: OpaquePointer, _ v: ViewState, _ button: ButtonState, index: Int) {
         let f = v.baseFrame
         Self.roundedRect(cr, f.minX, f.minY + 2, f.width, f.height, 12)
-        cairo_set_source_rgba(cr, 0, 0, 0, v.isHighlighted ? 0.06 : 0.14)
+        cairo_set_source_rgba(cr, 0, 0, 0, button.isHighlighted ? 0.06 : 0.14)
         cairo_fill(cr)
         Self.roundedRect(cr, f.minX, f.minY, f.width, f.height, 12)
-        Self.setColor(cr, v.color, times: v.isHighlighted ? 0.72 : 1)
+        Self.setColor(cr, v.color, times: button.isHighlighted ? 0.72 : 1)
         cairo_fill(cr)
         cairo_set_font_size(cr, 22)
-        let text = buttonText(v, index: index)
+        let text = buttonText(button, index: index)
         var extents = cairo_text_extents_t()
         cairo_text_extents(cr, text, &extents)
         var font = cairo_font_extents_t()
@@ -277,17 +277,17 @@ public final class SceneRenderer {
     }
 
     /// The slider's value text, made again only when the percentage changes.
-    private func sliderText(_ v: ViewState, index: Int) -> String {
+    private func sliderText(_ s: SliderState, index: Int) -> String {
         if sliderTexts.count <= index { sliderTexts.append(contentsOf: repeatElement(nil, count: index + 1 - sliderTexts.count)) }
-        let percent = Self.sliderPercent(v.value)
+        let percent = Self.sliderPercent(s.value)
         if let t = sliderTexts[index], t.percent == percent { return t.text }
-        let text = Self.sliderValueText(v.value)
+        let text = Self.sliderValueText(s.value)
         sliderTexts[index] = (percent, text)
         return text
     }
 
-    private func drawSlider(_ cr: OpaquePointer, _ v: ViewState, index: Int, theme: Theme) {
-        drawSliderValue(cr, v, index: index, theme: theme)
+    private func drawSlider(_ cr: OpaquePointer, _ v: ViewState, _ slider: SliderState, index: Int, theme: Theme) {
+        drawSliderValue(cr, v, slider, index: index, theme: theme)
         let f = v.baseFrame
         let knob = v.knobCenter()
         let track = 8.0
@@ -302,9 +302,9 @@ public final class SceneRenderer {
     }
 
     /// The value, centred over the track near its top, cut to its band so the damage that holds the band holds it all.
-    private func drawSliderValue(_ cr: OpaquePointer, _ v: ViewState, index: Int, theme: Theme) {
+    private func drawSliderValue(_ cr: OpaquePointer, _ v: ViewState, _ slider: SliderState, index: Int, theme: Theme) {
         let box = Self.sliderLabelBox(v.baseFrame)
-        let text = sliderText(v, index: index)
+        let text = sliderText(slider, index: index)
         cairo_save(cr)
         cairo_rectangle(cr, box.minX, box.minY, box.width, box.height)
         cairo_clip(cr)
@@ -322,11 +322,11 @@ public final class SceneRenderer {
         cairo_restore(cr)
     }
 
-    private func drawSwitch(_ cr: OpaquePointer, _ v: ViewState, knob: Point) {
+    private func drawSwitch(_ cr: OpaquePointer, _ v: ViewState, _ toggle: ToggleState, knob: Point) {
         let f = v.baseFrame
         let r = f.height / 2
         Self.roundedRect(cr, f.minX, f.minY, f.width, f.height, r)
-        if v.isOn {
+        if toggle.isOn {
             Self.setColor(cr, v.color)
         } else {
             cairo_set_source_rgb(cr, 0.62, 0.64, 0.67)

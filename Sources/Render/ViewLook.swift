@@ -25,30 +25,38 @@ struct ViewLook: Equatable {
     init(_ scene: KioskScene, _ id: ViewID, at now: Instant, transforming: Bool = false) {
         let v = scene.views[id.rawValue]
         kind = v.kind
-        center = v.center
-        z = v.z
-        highlighted = v.isHighlighted
-        taps = v.taps
+        // A view that is not a square is where it was declared, and stacks in declaration order.
+        center = v.baseFrame.center
+        z = id.rawValue
+        highlighted = false
+        taps = 0
         knob = scene.knobCenter(of: id, at: now)
-        isOn = v.isOn
-        value = v.value
-        label = v.label
-        switch v.kind {
-        case .square:
+        isOn = false
+        value = 0
+        label = ""
+        square = .none
+        switch v.content {
+        case .square(let s):
             let lift = scene.liftFactor(of: id, at: now)
             let d = scene.definition
             // 0 at rest, 1 fully lifted: the shadow grows and the outline fades in with the lift.
-            let raised = d.liftScale > 1 ? min(1, max(0, (lift - 1) / (d.liftScale - 1))) : (v.lifted ? 1 : 0)
-            square = SquareLook(side: v.side * v.scale * lift, rotation: v.rotation, raised: raised, color: v.color, transforming: transforming)
-            bounds = Rect(center: v.center, size: Size(width: square.extent, height: square.extent))
+            let raised = d.liftScale > 1 ? min(1, max(0, (lift - 1) / (d.liftScale - 1))) : (s.isLifted ? 1 : 0)
+            center = s.center
+            z = s.z
+            square = SquareLook(side: s.side * s.scale * lift, rotation: s.rotation, raised: raised, color: v.color, transforming: transforming)
+            bounds = Rect(center: s.center, size: Size(width: square.extent, height: square.extent))
         case .canvas:
-            square = .none
             bounds = v.baseFrame
-        case .slider:
-            square = .none
+        case .slider(let slider):
+            value = slider.value
             bounds = v.baseFrame.insetBy(-SceneRenderer.controlHalo).union(SceneRenderer.sliderLabelBox(v.baseFrame))
-        case .button, .toggle:
-            square = .none
+        case .button(let button):
+            highlighted = button.isHighlighted
+            taps = button.taps
+            label = button.label
+            bounds = v.baseFrame.insetBy(-SceneRenderer.controlHalo)
+        case .toggle(let toggle):
+            isOn = toggle.isOn
             bounds = v.baseFrame.insetBy(-SceneRenderer.controlHalo)
         }
     }

@@ -70,25 +70,25 @@ public enum SceneReport {
             o.add("name", v.name)
             o.add("kind", v.kind.rawValue)
             o.add("frame", [frame.minX, frame.minY, frame.width, frame.height], digits: 2)
-            let center = v.kind == .square ? v.center : v.baseFrame.center
+            let center = v.square?.center ?? v.baseFrame.center
             o.add("center", [center.x, center.y], digits: 2)
-            switch v.kind {
-            case .square:
-                o.add("scale", v.scale, digits: 4)
-                o.add("rotation", v.rotation, digits: 4)
-                o.add("z", v.z)
-                o.add("lifted", v.lifted)
-            case .canvas:
+            switch v.content {
+            case .square(let s):
+                o.add("scale", s.scale, digits: 4)
+                o.add("rotation", s.rotation, digits: 4)
+                o.add("z", s.z)
+                o.add("lifted", s.isLifted)
+            case .canvas(let c):
                 let themes = scene.definition.views[i].themes
-                o.add("theme", themes.isEmpty ? "" : themes[v.themeIndex].name)
-            case .button:
-                o.add("taps", v.taps)
-                o.add("label", v.label)
-            case .slider:
-                o.add("value", v.value, digits: 4)
+                o.add("theme", themes.isEmpty ? "" : themes[c.themeIndex].name)
+            case .button(let b):
+                o.add("taps", b.taps)
+                o.add("label", b.label)
+            case .slider(let s):
+                o.add("value", s.value, digits: 4)
                 o.add("knob", [v.knobCenter().x, v.knobCenter().y], digits: 2)
-            case .toggle:
-                o.add("on", v.isOn)
+            case .toggle(let t):
+                o.add("on", t.isOn)
                 o.add("knob", [v.knobCenter().x, v.knobCenter().y], digits: 2)
             }
             lines.append("    " + o.json)

@@ -43,14 +43,16 @@ extension KioskScene {
             if e.state == .recognized { bringToFront(view) }
         case .resetTransform:
             if e.state == .recognized {
-                views[view.rawValue].scale = 1
-                views[view.rawValue].rotation = 0
+                views[view.rawValue].withSquare {
+                    $0.scale = 1
+                    $0.rotation = 0
+                }
             }
         case .cycleTheme:
             guard e.state == .recognized else { return }
             let count = max(1, definition.views[view.rawValue].themes.count)
             let step = e.direction == .left || e.direction == .up ? count - 1 : 1
-            views[view.rawValue].themeIndex = (views[view.rawValue].themeIndex + step) % count
+            views[view.rawValue].withCanvas { $0.themeIndex = ($0.themeIndex + step) % count }
         case .resetScene:
             if e.state == .began || e.state == .recognized { reset() }
         case .none:
@@ -61,12 +63,11 @@ extension KioskScene {
     /// A pinch's change since its last event, about the fingers, within `scaleRange`.
     private func scale(_ view: ViewID, _ e: GestureEvent, recognizer i: Int) {
         if e.state == .began { gestures[i].lastScale = 1 }
-        guard e.state.isActive || e.state == .ended else { return }
-        let v = views[view.rawValue]
+        guard e.state.isActive || e.state == .ended, let v = views[view.rawValue].square else { return }
         let target = min(max(v.scale * e.scale / gestures[i].lastScale, Self.scaleRange.lowerBound), Self.scaleRange.upperBound)
         let factor = target / v.scale
         gestures[i].lastScale = e.scale
-        views[view.rawValue].scale = target
+        views[view.rawValue].withSquare { $0.scale = target }
         // About the fingers, so the square stays under them.
         setCenter(view, e.location + (v.center - e.location) * factor)
     }
@@ -77,8 +78,8 @@ extension KioskScene {
         guard e.state.isActive || e.state == .ended else { return }
         let delta = e.rotation - gestures[i].lastRotation
         gestures[i].lastRotation = e.rotation
-        let v = views[view.rawValue]
-        views[view.rawValue].rotation = normalizedAngle(v.rotation + delta)
+        guard let v = views[view.rawValue].square else { return }
+        views[view.rawValue].withSquare { $0.rotation = normalizedAngle(v.rotation + delta) }
         setCenter(view, e.location + (v.center - e.location).rotated(by: delta))
     }
 
@@ -86,35 +87,33 @@ extension KioskScene {
     private func lift(_ view: ViewID, _ e: GestureEvent, recognizer i: Int) {
         switch e.state {
         case .began:
-            views[view.rawValue].lifted = true
-            views[view.rawValue].dropStart = nil
+            views[view.rawValue].withSquare { $0.lift = .lifted }
             bringToFront(view)
             gestures[i].lastLocation = e.location
         case .changed:
             moveSquare(view, by: e.location - gestures[i].lastLocation)
             gestures[i].lastLocation = e.location
         case .ended, .cancelled:
-            views[view.rawValue].lifted = false
-            views[view.rawValue].dropStart = e.time
+            views[view.rawValue].withSquare { $0.lift = .dropping(since: e.time) }
         default: break
         }
     }
 
     private func moveSquare(_ id: ViewID, by delta: Point) {
-        guard views[id.rawValue].kind == .square else { return }
-        setCenter(id, views[id.rawValue].center + delta)
+        guard let s = views[id.rawValue].square else { return }
+        setCenter(id, s.center + delta)
     }
 
     /// Squares keep their centers on the canvas, so none can be pushed out of reach.
     private func setCenter(_ id: ViewID, _ p: Point) {
         let bounds = views[0].baseFrame
-        views[id.rawValue].center = Point(x: min(max(p.x, bounds.minX), bounds.maxX), y: min(max(p.y, bounds.minY), bounds.maxY))
+        views[id.rawValue].withSquare { $0.center = Point(x: min(max(p.x, bounds.minX), bounds.maxX), y: min(max(p.y, bounds.minY), bounds.maxY)) }
     }
 
     private func bringToFront(_ id: ViewID) {
         var top = Int.min
-        for s in squareOrder { top = max(top, views[s.rawValue].z) }
+        for s in squareOrder { top = max(top, views[s.rawValue].square?.z ?? top) }
         // z-orders start unique (declaration order), so the top square is already in front.
-        if views[id.rawValue].z != top { views[id.rawValue].z = top + 1 }
+        views[id.rawValue].withSquare { if $0.z != top { $0.z = top + 1 } }
     }
 }

@@ -11,37 +11,43 @@ extension KioskScene {
         var carried: [String] = []
         for i in views.indices {
             guard let j = old.views.firstIndex(where: { $0.name == views[i].name && $0.kind == views[i].kind }) else { continue }
-            let before = old.views[j]
-            switch views[i].kind {
-            case .square:
-                views[i].center = before.center
-                views[i].scale = before.scale
-                views[i].rotation = before.rotation
-            case .canvas:
+            switch old.views[j].content {
+            case .square(let before):
+                views[i].withSquare {
+                    $0.center = before.center
+                    $0.scale = before.scale
+                    $0.rotation = before.rotation
+                }
+            case .canvas(let before):
                 // By name, as the state file keeps it; a theme gone from the file: the one at its place.
                 let oldThemes = old.definition.views[j].themes, themes = definition.views[i].themes
                 let name = before.themeIndex < oldThemes.count ? oldThemes[before.themeIndex].name : nil
-                views[i].themeIndex = themes.firstIndex { $0.name == name } ?? min(before.themeIndex, max(0, themes.count - 1))
-            case .button:
+                let index = themes.firstIndex { $0.name == name } ?? min(before.themeIndex, max(0, themes.count - 1))
+                views[i].withCanvas { $0.themeIndex = index }
+            case .button(let before):
                 // The label a program set is state, as the state file keeps it (SavedState.swift).
-                views[i].taps = before.taps
-                views[i].label = before.label
-            case .slider:
-                views[i].value = before.value
-            case .toggle:
-                views[i].isOn = before.isOn
+                views[i].withButton {
+                    $0.taps = before.taps
+                    $0.label = before.label
+                }
+            case .slider(let before):
+                views[i].withSlider { $0.value = before.value }
+            case .toggle(let before):
+                views[i].withToggle { $0.isOn = before.isOn }
             }
             carried.append(views[i].name)
         }
         // The squares' stacking order: those carried keep their relative order, above any new ones.
+        // A view that is not a square stacks in its declaration order, as hit testing has it.
+        func z(_ scene: KioskScene, _ i: Int) -> Int { scene.views[i].square?.z ?? i }
         let order = views.indices.filter { views[$0].kind == .square }
             .sorted { a, b in
-                let za = old.viewID(named: views[a].name).map { old.views[$0.rawValue].z } ?? -1
-                let zb = old.viewID(named: views[b].name).map { old.views[$0.rawValue].z } ?? -1
-                return za != zb ? za < zb : views[a].z < views[b].z
+                let za = old.viewID(named: views[a].name).map { z(old, $0.rawValue) } ?? -1
+                let zb = old.viewID(named: views[b].name).map { z(old, $0.rawValue) } ?? -1
+                return za != zb ? za < zb : z(self, a) < z(self, b)
             }
-        let slots = order.map { views[$0].z }.sorted()
-        for (k, i) in order.enumerated() { views[i].z = slots[k] }
+        let slots = order.map { z(self, $0) }.sorted()
+        for (k, i) in order.enumerated() { views[i].withSquare { $0.z = slots[k] } }
         return carried
     }
 }

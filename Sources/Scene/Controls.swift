@@ -55,14 +55,14 @@ extension KioskScene {
         let i = v.rawValue
         let p = touch.location
         var t = ControlTracking(touch: touch.id)
-        switch views[i].kind {
+        switch views[i].content {
         case .button:
-            views[i].isHighlighted = true
-        case .slider:
+            views[i].withButton { $0.isHighlighted = true }
+        case .slider(let slider):
             // UISlider moves only when the finger lands on its thumb.
             guard views[i].knobContains(p) else { return }
             t.knobOffset = p.x - views[i].knobCenter().x
-            t.startValue = views[i].value
+            t.startValue = slider.value
         case .toggle:
             t.knobOffset = views[i].knobContains(p) ? p.x - views[i].knobCenter().x : .nan
             t.startValue = p.x
@@ -86,13 +86,14 @@ extension KioskScene {
     private func moveTracking(_ v: ViewID, _ touch: Touch, at time: Instant) {
         let i = v.rawValue
         guard var t = tracking[i] else { return }
-        switch views[i].kind {
+        switch views[i].content {
         case .button:
-            views[i].isHighlighted = isInside(i, touch.location)
-        case .slider:
+            let inside = isInside(i, touch.location)
+            views[i].withButton { $0.isHighlighted = inside }
+        case .slider(let slider):
             let value = travel(i, x: touch.location.x, knobOffset: t.knobOffset)
-            if value != views[i].value {
-                views[i].value = value
+            if value != slider.value {
+                views[i].withSlider { $0.value = value }
                 emit(v, .valueChanged(value), at: time)
             }
         case .toggle:
@@ -101,7 +102,10 @@ extension KioskScene {
                 t.moved = true
                 tracking[i] = t
             }
-            if t.moved { views[i].knobTravel = travel(i, x: touch.location.x, knobOffset: t.knobOffset) }
+            if t.moved {
+                let along = travel(i, x: touch.location.x, knobOffset: t.knobOffset)
+                views[i].withToggle { $0.knobTravel = along }
+            }
         case .canvas, .square:
             break
         }
@@ -112,35 +116,31 @@ extension KioskScene {
         guard let t = tracking[i] else { return }
         tracking[i] = nil
         let inside = isInside(i, touch.location)
-        switch views[i].kind {
-        case .button:
-            views[i].isHighlighted = false
+        switch views[i].content {
+        case .button(let button):
+            views[i].withButton {
+                $0.isHighlighted = false
+                if inside { $0.taps += 1 }
+            }
             if inside {
-                views[i].taps += 1
                 emit(v, .touchUpInside, at: time)
-                emit(v, .primaryActionTriggered(taps: views[i].taps), at: time)
+                emit(v, .primaryActionTriggered(taps: button.taps + 1), at: time)
             } else {
                 emit(v, .touchUpOutside, at: time)
             }
         case .slider:
             emit(v, inside ? .touchUpInside : .touchUpOutside, at: time)
-        case .toggle:
-            let on: Bool
-            if t.moved {
-                on = (views[i].knobTravel ?? 0) >= 0.5
-            } else {
-                on = inside ? !views[i].isOn : views[i].isOn
-            }
+        case .toggle(let toggle):
+            let on = t.moved ? (toggle.knobTravel ?? 0) >= 0.5 : (inside ? !toggle.isOn : toggle.isOn)
             // The knob slides from where it is drawn (mid-slide, if tapped again) to its side.
-            let from = toggleTravel(of: v, at: time)
-            if from != (on ? 1 : 0) {
-                views[i].toggleFrom = from
-                views[i].toggleStart = time
+            let from = Self.travel(of: toggle, at: time)
+            views[i].withToggle {
+                if from != (on ? 1 : 0) { $0.slide = KnobSlide(start: time, from: from) }
+                $0.knobTravel = nil
             }
-            views[i].knobTravel = nil
             emit(v, inside ? .touchUpInside : .touchUpOutside, at: time)
-            if on != views[i].isOn {
-                views[i].isOn = on
+            if on != toggle.isOn {
+                views[i].withToggle { $0.isOn = on }
                 emit(v, .toggled(on), at: time)
             }
         case .canvas, .square:
@@ -153,16 +153,16 @@ extension KioskScene {
         guard let v = control(tracking: touch), let t = tracking[v.rawValue] else { return }
         let i = v.rawValue
         tracking[i] = nil
-        switch views[i].kind {
+        switch views[i].content {
         case .button:
-            views[i].isHighlighted = false
-        case .slider:
-            if views[i].value != t.startValue {
-                views[i].value = t.startValue
-                emit(v, .valueChanged(views[i].value), at: time)
+            views[i].withButton { $0.isHighlighted = false }
+        case .slider(let slider):
+            if slider.value != t.startValue {
+                views[i].withSlider { $0.value = t.startValue }
+                emit(v, .valueChanged(t.startValue), at: time)
             }
         case .toggle:
-            views[i].knobTravel = nil
+            views[i].withToggle { $0.knobTravel = nil }
         case .canvas, .square:
             break
         }

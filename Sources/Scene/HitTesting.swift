@@ -23,7 +23,8 @@ extension KioskScene: GestureEngineHost {
         var best: ViewID?
         var bestKey = (layer: -1, z: Int.min)
         for c in views[parent.rawValue].children where contains(c, point) {
-            let key = (layer: views[c.rawValue].kind == .square ? 0 : 1, z: views[c.rawValue].z)
+            // Squares by their z-order; controls above them, in declaration order.
+            let key = if let s = views[c.rawValue].square { (layer: 0, z: s.z) } else { (layer: 1, z: c.rawValue) }
             if key.layer > bestKey.layer || (key.layer == bestKey.layer && key.z > bestKey.z) {
                 best = c
                 bestKey = key
@@ -35,10 +36,10 @@ extension KioskScene: GestureEngineHost {
     /// Exact containment: a square is tested in its own rotated, scaled coordinates.
     public func contains(_ id: ViewID, _ point: Point) -> Bool {
         let v = views[id.rawValue]
-        guard v.kind == .square else { return v.baseFrame.contains(point) }
-        let factor = v.scale * (v.lifted ? definition.liftScale : 1)
-        let local = (point - v.center).rotated(by: -v.rotation) / factor
-        return abs(local.x) <= v.side / 2 && abs(local.y) <= v.side / 2
+        guard let s = v.square else { return v.baseFrame.contains(point) }
+        let factor = s.scale * (s.isLifted ? definition.liftScale : 1)
+        let local = (point - s.center).rotated(by: -s.rotation) / factor
+        return abs(local.x) <= s.side / 2 && abs(local.y) <= s.side / 2
     }
 
     /// UIControl's standard gestures, kept from recognizers on the control's ancestors, for a touch

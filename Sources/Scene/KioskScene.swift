@@ -40,9 +40,7 @@ public final class KioskScene {
                 throw SceneError(v.location, "view '\(v.name)' has no parent; only the first view, a canvas, may be the root")
             }
             index[v.name] = ViewID(i)
-            var state = ViewState(v, parent: parent, metrics: d.panel)
-            state.z = i
-            built.append(state)
+            built.append(ViewState(v, index: i, parent: parent, metrics: d.panel))
             if let parent { built[parent.rawValue].children.append(ViewID(i)) }
         }
         guard !built.isEmpty else { throw SceneError(SourceLocation(file: "<scene>", line: 0), "the scene has no views") }
@@ -112,11 +110,17 @@ public final class KioskScene {
         engine.advance(to: now)
         applyEngineOutputs()
         for i in views.indices {
-            if let start = views[i].dropStart, now.seconds(since: start) >= definition.dropAnimationSeconds {
-                views[i].dropStart = nil
-            }
-            if let start = views[i].toggleStart, now.seconds(since: start) >= Self.toggleAnimationSeconds {
-                views[i].toggleStart = nil
+            switch views[i].content {
+            case .square(let s):
+                if let start = s.dropStart, now.seconds(since: start) >= definition.dropAnimationSeconds {
+                    views[i].withSquare { $0.lift = .resting }
+                }
+            case .toggle(let t):
+                if let slide = t.slide, now.seconds(since: slide.start) >= Self.toggleAnimationSeconds {
+                    views[i].withToggle { $0.slide = nil }
+                }
+            case .canvas, .button, .slider:
+                break
             }
         }
     }
@@ -125,19 +129,20 @@ public final class KioskScene {
     public var nextDeadline: Instant? {
         var best = engine.nextDeadline
         for v in views {
-            if let start = v.dropStart {
-                let end = start.adding(seconds: definition.dropAnimationSeconds)
-                if best.map({ end < $0 }) ?? true { best = end }
-            }
-            if let start = v.toggleStart {
-                let end = start.adding(seconds: Self.toggleAnimationSeconds)
-                if best.map({ end < $0 }) ?? true { best = end }
-            }
+            if let end = animationEnd(v), best.map({ end < $0 }) ?? true { best = end }
         }
         return best
     }
 
-    /// True while an animation runs (a square dropping, a switch's knob sliding).
+    /// When the view's animation ends (a square dropping, a switch's knob sliding); nil when none runs.
+    private func animationEnd(_ v: ViewState) -> Instant? {
+        switch v.content {
+        case .square(let s): s.dropStart?.adding(seconds: definition.dropAnimationSeconds)
+        case .toggle(let t): t.slide?.start.adding(seconds: Self.toggleAnimationSeconds)
+        case .canvas, .button, .slider: nil
+        }
+    }
+
     /// Whether a pinch or a rotation is under way on the square `id`: what the drawing asks of the
     /// scene, which alone looks at its recognizers.
     public func isBeingTransformed(_ id: ViewID) -> Bool {
@@ -148,43 +153,54 @@ public final class KioskScene {
         return false
     }
 
-    public var isAnimating: Bool { views.contains { $0.dropStart != nil || $0.toggleStart != nil } }
+    /// True while an animation runs (a square dropping, a switch's knob sliding).
+    public var isAnimating: Bool { views.contains { animationEnd($0) != nil } }
 
     /// Where a control's knob is drawn at `now`: a switch's knob slides (eased) to its new side.
     public func knobCenter(of id: ViewID, at now: Instant) -> Point {
         let v = views[id.rawValue]
-        guard v.kind == .toggle, v.knobTravel == nil, v.toggleStart != nil else { return v.knobCenter() }
-        return v.knobCenter(travel: toggleTravel(of: id, at: now))
+        guard let t = v.toggle, t.knobTravel == nil, t.slide != nil else { return v.knobCenter() }
+        return v.knobCenter(travel: Self.travel(of: t, at: now))
     }
 
-    /// How far along its track a switch's knob is drawn at `now`, 0 (off) to 1 (on).
-    func toggleTravel(of id: ViewID, at now: Instant) -> Double {
-        let v = views[id.rawValue]
-        if let travel = v.knobTravel { return travel }
-        let to = v.isOn ? 1.0 : 0.0
-        guard let start = v.toggleStart else { return to }
-        let t = min(1, max(0, now.seconds(since: start) / Self.toggleAnimationSeconds))
-        let eased = 1 - (1 - t) * (1 - t)
-        return v.toggleFrom + (to - v.toggleFrom) * eased
+    /// How far along its track the switch `t`'s knob is drawn at `now`, 0 (off) to 1 (on).
+    static func travel(of t: ToggleState, at now: Instant) -> Double {
+        if let travel = t.knobTravel { return travel }
+        let to = t.isOn ? 1.0 : 0.0
+        guard let slide = t.slide else { return to }
+        let f = min(1, max(0, now.seconds(since: slide.start) / toggleAnimationSeconds))
+        let eased = 1 - (1 - f) * (1 - f)
+        return slide.from + (to - slide.from) * eased
     }
+
+    /// The canvas's theme: an index into its declared themes.
+    public var themeIndex: Int { views[0].canvas?.themeIndex ?? 0 }
 
     public func removeAllEvents() { events.removeAll(keepingCapacity: true) }
 
     /// How much larger than its scale a square is drawn at `now`: the lift, or the drop easing back.
     public func liftFactor(of id: ViewID, at now: Instant) -> Double {
-        let v = views[id.rawValue]
-        if v.lifted { return definition.liftScale }
-        guard let start = v.dropStart else { return 1 }
+        guard let s = views[id.rawValue].square else { return 1 }
+        let start: Instant
+        switch s.lift {
+        case .resting: return 1
+        case .lifted: return definition.liftScale
+        case .dropping(let since): start = since
+        }
         let t = min(1, max(0, now.seconds(since: start) / definition.dropAnimationSeconds))
         let eased = 1 - (1 - t) * (1 - t)
         return definition.liftScale + (1 - definition.liftScale) * eased
     }
 
-    /// The square's outline at `now`: its four corners on the screen.
+    /// The square's outline at `now`: its four corners on the screen (another view's: its frame's).
     public func corners(of id: ViewID, at now: Instant? = nil) -> [Point] {
         let v = views[id.rawValue]
-        let s = v.side / 2 * v.scale * (now.map { liftFactor(of: id, at: $0) } ?? (v.lifted ? definition.liftScale : 1))
-        return [Point(x: -s, y: -s), Point(x: s, y: -s), Point(x: s, y: s), Point(x: -s, y: s)].map { v.center + $0.rotated(by: v.rotation) }
+        guard let q = v.square else {
+            let f = v.baseFrame
+            return [Point(x: f.minX, y: f.minY), Point(x: f.maxX, y: f.minY), Point(x: f.maxX, y: f.maxY), Point(x: f.minX, y: f.maxY)]
+        }
+        let s = q.side / 2 * q.scale * (now.map { liftFactor(of: id, at: $0) } ?? (q.isLifted ? definition.liftScale : 1))
+        return [Point(x: -s, y: -s), Point(x: s, y: -s), Point(x: s, y: s), Point(x: -s, y: s)].map { q.center + $0.rotated(by: q.rotation) }
     }
 
     /// The axis-aligned bounds of a view as it is shown (a transformed square's bounding box).

@@ -34,36 +34,38 @@ extension KioskScene {
             throw ControlChangeError("no view named '\(view)'; the controls are: \(controls.joined(separator: ", "))")
         }
         let i = id.rawValue
-        let kind = views[i].kind
-        switch (kind, change) {
-        case (.slider, .value(let value)):
+        switch (views[i].content, change) {
+        case (.slider(let slider), .value(let value)):
             guard value.isFinite, (0...1).contains(value) else {
                 throw ControlChangeError("value \(value) is out of range for slider '\(view)'; expected a number from 0 to 1")
             }
             try notHeld(i)
-            guard value != views[i].value else { return }
-            views[i].value = value
+            guard value != slider.value else { return }
+            views[i].withSlider { $0.value = value }
             emit(id, .valueChanged(value), at: now)
-        case (.toggle, .on(let on)):
+        case (.toggle(let toggle), .on(let on)):
             try notHeld(i)
-            guard on != views[i].isOn else { return }
+            guard on != toggle.isOn else { return }
             // The knob slides to its new side as after a tap.
-            views[i].toggleFrom = toggleTravel(of: id, at: now)
-            views[i].toggleStart = now
-            views[i].knobTravel = nil
-            views[i].isOn = on
+            let from = Self.travel(of: toggle, at: now)
+            views[i].withToggle {
+                $0.slide = KnobSlide(start: now, from: from)
+                $0.knobTravel = nil
+                $0.isOn = on
+            }
             emit(id, .toggled(on), at: now)
         case (.button, .label(let label)):
             guard label.count <= Self.maximumLabelLength, !label.contains(where: \.isNewline) else {
                 throw ControlChangeError("label for button '\(view)' must be one line of at most \(Self.maximumLabelLength) characters")
             }
-            views[i].label = label
-        case (.button, .press):
+            views[i].withButton { $0.label = label }
+        case (.button(let button), .press):
             try notHeld(i)
-            views[i].taps += 1
+            views[i].withButton { $0.taps += 1 }
             emit(id, .touchUpInside, at: now)
-            emit(id, .primaryActionTriggered(taps: views[i].taps), at: now)
+            emit(id, .primaryActionTriggered(taps: button.taps + 1), at: now)
         default:
+            let kind = views[i].kind
             throw ControlChangeError("view '\(view)' is a \(kind.rawValue): it takes \(Self.takes(kind))")
         }
     }

@@ -53,20 +53,19 @@ extension KioskScene {
     }
 
     private func savedState(of i: Int) -> SavedViewState? {
-        let v = views[i]
-        switch v.kind {
+        switch views[i].content {
         case .square:
             return nil
-        case .slider:
-            return .slider(value: v.value)
-        case .toggle:
-            return .toggle(on: v.isOn)
-        case .button:
-            return .button(label: v.label, taps: v.taps)
-        case .canvas:
+        case .slider(let s):
+            return .slider(value: s.value)
+        case .toggle(let t):
+            return .toggle(on: t.isOn)
+        case .button(let b):
+            return .button(label: b.label, taps: b.taps)
+        case .canvas(let c):
             // A canvas without themes has nothing to choose.
             let themes = definition.views[i].themes
-            return themes.isEmpty ? nil : .canvas(theme: themes[min(v.themeIndex, themes.count - 1)].name)
+            return themes.isEmpty ? nil : .canvas(theme: themes[min(c.themeIndex, themes.count - 1)].name)
         }
     }
 
@@ -85,24 +84,28 @@ extension KioskScene {
             guard value.isFinite, (0...1).contains(value) else {
                 throw ControlChangeError("value \(value) of slider '\(name)' is out of range; expected a number from 0 to 1")
             }
-            views[i].value = value
+            views[i].withSlider { $0.value = value }
         case .toggle(let on):
-            views[i].isOn = on
-            views[i].knobTravel = nil
-            views[i].toggleStart = nil
+            views[i].withToggle {
+                $0.isOn = on
+                $0.knobTravel = nil
+                $0.slide = nil
+            }
         case .button(let label, let taps):
             guard label.count <= Self.maximumLabelLength, !label.contains(where: \.isNewline) else {
                 throw ControlChangeError("label of button '\(name)' is not one line of at most \(Self.maximumLabelLength) characters")
             }
             guard taps >= 0 else { throw ControlChangeError("taps \(taps) of button '\(name)' is negative") }
-            views[i].label = label
-            views[i].taps = taps
+            views[i].withButton {
+                $0.label = label
+                $0.taps = taps
+            }
         case .canvas(let theme):
             let themes = definition.views[i].themes
             guard let t = themes.firstIndex(where: { $0.name == theme }) else {
                 throw ControlChangeError("theme '\(theme)' of canvas '\(name)' is not one of its themes: \(themes.map(\.name).joined(separator: ", "))")
             }
-            views[i].themeIndex = t
+            views[i].withCanvas { $0.themeIndex = t }
         }
     }
 }

@@ -17,7 +17,7 @@ struct LabelOnBrokerTests {
     }
 
     func labelOnGlass(_ h: VirtualLoopOnBroker) throws -> String {
-        h.loop.scene.views[try #require(h.loop.scene.viewID(named: "button")).rawValue].label
+        try #require(h.loop.scene.views[try #require(h.loop.scene.viewID(named: "button")).rawValue].button).label
     }
 
     @Test func setFromHomeAssistantAndSaidBack() throws {

@@ -20,7 +20,7 @@ struct QuietStatesTests {
 
     func sliderOnGlass(_ h: VirtualLoopOnBroker) throws -> String {
         let id = try #require(h.loop.scene.viewID(named: "slider"))
-        return ControlPayload.percentState(h.loop.scene.views[id.rawValue].value)
+        return ControlPayload.percentState(h.loop.scene.views[id.rawValue].slider?.value ?? -1)
     }
 
     /// Connected, with the slider's first state on the broker and in `sub`, a second ago.

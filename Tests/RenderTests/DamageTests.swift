@@ -44,9 +44,9 @@ import Testing
         _ = tracker.damage(for: on.scene, at: f.now)
         let index = on.scene.views.firstIndex { $0.kind == .slider }!
         let slider = on.scene.views[index]
-        #expect(slider.value == 0.5 && SceneRenderer.sliderValueText(slider.value) == "50%")
+        #expect(slider.slider?.value == 0.5 && SceneRenderer.sliderValueText(slider.slider?.value ?? -1) == "50%")
         f.drag(from: slider.knobCenter(), to: slider.knobCenter() + Point(x: 61, y: 0), over: 0.3)
-        let moved = on.scene.views[index].value
+        let moved = try #require(on.scene.views[index].slider).value
         #expect(SceneRenderer.sliderValueText(moved) == "\(Int((moved * 100).rounded()))%" && moved > 0.7)
         let after = try PixelBuffer(width: 800, height: 480)
         renderer.draw(scene: on.scene, at: f.now, into: after)
@@ -171,7 +171,7 @@ import Testing
         renderer.draw(scene: on.scene, at: f.now, into: incremental)
         // From (640, 190) to (536, 320): the square's box, grown by its shadow, ends near (629, 407),
         // across the rounded left end of the switch (x 620..648, y 396..452).
-        let start = on.scene.views[magenta.rawValue].center
+        let start = try #require(on.scene.views[magenta.rawValue].square).center
         f.drag(from: start, to: start + Point(x: -104, y: 130), over: 0.5)
         f.wait(0.5)
         #expect(reached > 0, "the damage reached the switch, the case this test is about")

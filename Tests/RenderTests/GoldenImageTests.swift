@@ -51,12 +51,12 @@ import Testing
         fingers.wait(0.7)
         fingers.down(Point(x: 130, y: 424), after: frame)
         let scene = on.scene
-        #expect(scene.views[0].themeIndex != 0)
-        #expect(scene.views.contains { $0.lifted })
-        #expect(scene.views.contains { $0.kind == .square && $0.rotation != 0 && $0.scale > 1 })
-        #expect(scene.views.contains { $0.kind == .button && $0.isHighlighted && $0.taps == 2 })
-        #expect(scene.views.contains { $0.kind == .slider && $0.value > 0.6 })
-        #expect(scene.views.contains { $0.kind == .toggle && $0.isOn })
+        #expect(scene.views[0].canvas?.themeIndex != 0)
+        #expect(scene.views.contains { $0.square?.isLifted == true })
+        #expect(scene.views.contains { $0.square.map { $0.rotation != 0 && $0.scale > 1 } ?? false })
+        #expect(scene.views.contains { $0.button.map { $0.isHighlighted && $0.taps == 2 } ?? false })
+        #expect(scene.views.contains { $0.slider.map { $0.value > 0.6 } ?? false })
+        #expect(scene.views.contains { $0.toggle?.isOn == true })
         return on
     }
 

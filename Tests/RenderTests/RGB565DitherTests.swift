@@ -14,7 +14,7 @@ import Testing
         let on = try FingersOnScene()
         on.fingers.down(Point(x: 640, y: 190), after: Fingers.frame)
         on.fingers.wait(0.7)
-        #expect(on.scene.views.contains { $0.lifted }, "a lifted square: the widest, darkest shadow")
+        #expect(on.scene.views.contains { $0.square?.isLifted == true }, "a lifted square: the widest, darkest shadow")
         let renderer = try SceneRenderer()
         let deep = try PixelBuffer(width: 800, height: 480, format: .xrgb8888)
         let shallow = try PixelBuffer(width: 800, height: 480, format: .rgb565)

@@ -22,7 +22,7 @@ import Testing
     /// Two fingers on each of the three squares, all pinching and turning at once over `frames`
     /// refreshes, each finger put down a frame after the last.
     private func pinchAllThree(_ on: FingersOnScene, scale: Double, angle: Double, frames: Int = 48) {
-        let squares = on.scene.views.filter { $0.kind == .square }.map(\.center)
+        let squares = on.scene.views.compactMap(\.square).map(\.center)
         let d = Point(x: 28, y: 0), turned = (d * scale).rotated(by: angle)
         var targets: [Int: Point] = [:]
         for c in squares {
@@ -104,7 +104,7 @@ import Testing
         }
         on.fingers.move(targets, over: 30 * Fingers.frame)
         #expect(transforming > 20, "the squares were pinched and turned")
-        #expect(on.scene.views.filter { $0.kind == .square }.allSatisfy { $0.rotation != 0 }, "every square turned")
+        #expect(on.scene.views.compactMap(\.square).allSatisfy { $0.rotation != 0 }, "every square turned")
         #expect(worst <= Self.tolerance, "a frame differs by \(worst) levels from an exact redraw")
         #expect(worstShare <= Self.offShare, "a frame has \(worstShare * 100)% of its pixels off by more than 2 levels")
         on.fingers.up()
@@ -123,7 +123,7 @@ import Testing
             damaged.append(tracker.damage(for: scene, at: now).contains { $0.union(frame) == $0 })
             states.append(ViewLook.isTransforming(scene, yellow))
         }
-        let c = on.scene.views[yellow.rawValue].center
+        let c = try #require(on.scene.views[yellow.rawValue].square).center
         let two = on.fingers.down(c - Point(x: 30, y: 0), after: Fingers.frame) + on.fingers.down(c + Point(x: 30, y: 0), after: Fingers.frame)
         // The fingers spread, then rest: the pinch is under way, nothing moves.
         on.fingers.move([two[0]: c - Point(x: 40, y: 0), two[1]: c + Point(x: 40, y: 0)], over: 12 * Fingers.frame)

@@ -144,7 +144,7 @@ final class ControlSocketTests {
         #expect(json(ask(watcher, #"{"id": 1, "command": "subscribe", "events": ["control", "state"]}"#))["events"] as? [String] == ["control", "state"])
         let c = try SocketClient(path: path)
         #expect(ask(c, #"{"id": 2, "command": "set", "view": "slider", "value": 0.25}"#) == #"{"id": 2, "ok": true}"#)
-        #expect(view("slider").value == 0.25)
+        #expect(view("slider").slider?.value == 0.25)
         let events = lines(watcher, count: 2)
         #expect(events.count == 2)
         #expect(json(events[0])["event"] as? String == "control")
@@ -153,9 +153,9 @@ final class ControlSocketTests {
         #expect(json(events[1])["event"] as? String == "state")
         #expect(json(events[1])["value"] as? Double == 0.25)
         #expect(json(ask(c, #"{"command": "set", "view": "switch", "on": true}"#))["ok"] as? Bool == true)
-        #expect(view("switch").isOn)
+        #expect(view("switch").toggle?.isOn == true)
         #expect(json(ask(c, #"{"command": "set", "view": "button", "label": "Open"}"#))["ok"] as? Bool == true)
-        #expect(view("button").label == "Open")
+        #expect(view("button").button?.label == "Open")
         let more = lines(watcher, count: 3)
         #expect(more.contains { json($0)["event"] as? String == "state" && json($0)["label"] as? String == "Open" }, "\(more)")
         #expect(more.contains { json($0)["on"] as? Bool == true && json($0)["event"] as? String == "control" }, "\(more)")
@@ -167,7 +167,7 @@ final class ControlSocketTests {
         let c = try SocketClient(path: path)
         #expect(json(ask(c, #"{"id": 3, "command": "tap", "x": 130, "y": 424}"#))["ok"] as? Bool == true)
         var events = lines(watcher, count: 4)
-        #expect(view("button").taps == 1)
+        #expect(view("button").button?.taps == 1)
         #expect(events.contains { json($0)["name"] as? String == "primaryActionTriggered" && json($0)["taps"] as? Int == 1 }, "\(events)")
         #expect(json(ask(c, #"{"command": "tap", "x": 160, "y": 190}"#))["ok"] as? Bool == true)
         events = lines(watcher, count: 1)
@@ -176,7 +176,7 @@ final class ControlSocketTests {
         let knob = view("slider").knobCenter()
         #expect(json(ask(c, #"{"command": "swipe", "from": [\#(knob.x), \#(knob.y)], "to": [559, \#(knob.y)], "duration": 0.2}"#))["ok"] as? Bool == true)
         events = lines(watcher, count: 30)
-        #expect(view("slider").value == 1)
+        #expect(view("slider").slider?.value == 1)
         #expect(events.allSatisfy { json($0)["source"] as? String == "socket" })
     }
 
@@ -223,7 +223,7 @@ final class ControlSocketTests {
         #expect(run.loop.scene.views == before, "nothing changed")
         run.fingers.up(finger)
         #expect(json(ask(c, request))["ok"] as? Bool == true)
-        #expect(name == "slider" ? view(name).value == 0.9 : view(name).isOn, "taken once the finger lifted")
+        #expect(name == "slider" ? view(name).slider?.value == 0.9 : view(name).toggle?.isOn == true, "taken once the finger lifted")
     }
 
     @Test func anOverlongLineIsRefusedAndTheConnectionKept() throws {

@@ -133,8 +133,8 @@ struct BlankingWhileDownTests {
         #expect(!run.handler.entries.contains { "\($0.message)".hasPrefix("display blanked") }, "nothing to blank")
 
         let yellow = try #require(run.loop.scene.viewID(named: "yellow"))
-        let before = run.loop.scene.views[yellow.rawValue].center
+        let before = try #require(run.loop.scene.views[yellow.rawValue].square).center
         run.drag(from: before, by: 10, step: 5)
-        #expect(run.loop.scene.views[yellow.rawValue].center.x > before.x + 20, "the drag reached the scene, not swallowed as a wake")
+        #expect(try #require(run.loop.scene.views[yellow.rawValue].square).center.x > before.x + 20, "the drag reached the scene, not swallowed as a wake")
     }
 }

@@ -96,7 +96,7 @@ final class LoopExtensionTests {
     @Test func aSetSliderValueIsDrawnAndPublishedWithItsSource() throws {
         let flips = run.loop.output!.flipCount
         #expect(throws: Never.self) { try run.loop.apply(.setValue(view: "slider", 0.25), source: .socket).get() }
-        #expect(view("slider").value == 0.25)
+        #expect(view("slider").slider?.value == 0.25)
         #expect(recorder.controlEvents("slider").isEmpty, "published at the end of the wake-up, not inside apply")
         wake()
         #expect(recorder.controlEvents("slider") == ["valueChanged socket"])
@@ -124,7 +124,7 @@ final class LoopExtensionTests {
     @Test func aSwitchSetOnSlidesItsKnobAndALabelIsDrawn() throws {
         try run.loop.apply(.setOn(view: "switch", true), source: .mqtt).get()
         run.loop.tick(at: run.clock.now)
-        #expect(view("switch").isOn)
+        #expect(view("switch").toggle?.isOn == true)
         #expect(recorder.controlEvents("switch") == ["valueChanged mqtt"])
         #expect(run.loop.scene.isAnimating, "the knob slides as after a tap")
         runUntilIdle()
@@ -132,7 +132,7 @@ final class LoopExtensionTests {
         let flips = run.loop.output!.flipCount
         try run.loop.apply(.setLabel(view: "button", "Open"), source: .socket).get()
         wake()
-        #expect(view("button").label == "Open")
+        #expect(view("button").button?.label == "Open")
         #expect(run.loop.output!.flipCount == flips + 1, "a new label is drawn")
     }
 
@@ -140,7 +140,7 @@ final class LoopExtensionTests {
         try run.loop.apply(.press(view: "button"), source: .mqtt).get()
         try run.loop.apply(.press(view: "button"), source: .mqtt).get()
         run.loop.tick(at: run.clock.now)
-        #expect(view("button").taps == 2)
+        #expect(view("button").button?.taps == 2)
         #expect(recorder.controlEvents("button") == ["touchUpInside mqtt", "primaryActionTriggered mqtt",
                                                       "touchUpInside mqtt", "primaryActionTriggered mqtt"])
     }
@@ -148,7 +148,7 @@ final class LoopExtensionTests {
     @Test func aSyntheticTapGoesThroughTheEngineAndTheButton() throws {
         try run.loop.apply(.tap(Point(x: 130, y: 424)), source: .socket).get()
         runUntilIdle()
-        #expect(view("button").taps == 1)
+        #expect(view("button").button?.taps == 1)
         #expect(recorder.controlEvents("button") == ["touchDown socket", "touchUpInside socket", "primaryActionTriggered socket"])
         #expect(run.handler.entries.contains { $0.message.description.hasPrefix("gesture ") }, "the decision trace is logged")
     }
@@ -166,8 +166,8 @@ final class LoopExtensionTests {
         run.clock.now = run.clock.now.adding(seconds: 0.6)
         run.loop.tick(at: run.clock.now)
         runUntilIdle()
-        #expect(view("button").taps == 1)
-        #expect(view("slider").value == 0.25, "no long press on the button reset the scene")
+        #expect(view("button").button?.taps == 1)
+        #expect(view("slider").slider?.value == 0.25, "no long press on the button reset the scene")
         #expect(recorder.controlEvents("button") == ["touchDown socket", "touchUpInside socket", "primaryActionTriggered socket"])
     }
 
@@ -177,21 +177,21 @@ final class LoopExtensionTests {
         run.clock.now = run.clock.now.adding(seconds: 3)
         run.loop.tick(at: run.clock.now)
         runUntilIdle()
-        #expect(view("button").taps == SyntheticTouches.capacity)
+        #expect(view("button").button?.taps == SyntheticTouches.capacity)
         #expect(!recorder.controlEvents("button").contains { $0.hasPrefix("touchCancel") }, "no tap was taken by the long press")
     }
 
     @Test func aSyntheticSwipeMovesTheSliderOverTimeOnTheLoopsClock() throws {
         let knob = view("slider").knobCenter()
-        let initial = view("slider").value
+        let initial = view("slider").slider?.value ?? .nan
         let start = run.clock.now
         try run.loop.apply(.swipe(from: knob, to: Point(x: 560, y: knob.y), seconds: 0.5), source: .socket).get()
-        #expect(view("slider").value == initial, "nothing has moved yet")
+        #expect(view("slider").slider?.value == initial, "nothing has moved yet")
         wake(after: 0.25)
-        let halfway = view("slider").value
+        let halfway = view("slider").slider?.value ?? .nan
         #expect(halfway > initial + 0.1 && halfway < 0.95, "halfway through, the knob is on its way: \(initial) → \(halfway)")
         runUntilIdle()
-        #expect(view("slider").value == 1)
+        #expect(view("slider").slider?.value == 1)
         #expect(run.clock.now.seconds(since: start) >= 0.5)
         #expect(recorder.controlEvents("slider").allSatisfy { $0.hasSuffix(" socket") })
         #expect(recorder.controlEvents("slider").last == "touchUpInside socket")
@@ -207,7 +207,7 @@ final class LoopExtensionTests {
             _ = target.submit(.press(view: "button"), source: .mqtt, requester: recorder, ticket: 2)
             _ = target.submit(.setValue(view: "slider", 7), source: .socket, requester: recorder, ticket: 3)
             _ = target.submit(.setValue(view: "slider", 0.75), source: .socket, requester: recorder, ticket: 4)
-            #expect(target.scene.views[target.scene.viewID(named: "slider")!.rawValue].value != 0.25, "queued, not applied inside service")
+            #expect(target.scene.views[target.scene.viewID(named: "slider")!.rawValue].slider?.value != 0.25, "queued, not applied inside service")
         }
         let callsBefore = recorder.publishCalls
         let eventsBefore = recorder.published.count

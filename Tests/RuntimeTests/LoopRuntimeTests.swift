@@ -75,6 +75,9 @@ final class LiveLoop {
         return loop.scene.views[id.rawValue]
     }
 
+    func square(_ name: String) throws -> SquareState { try #require(try view(name).square) }
+    func slider(_ name: String) throws -> SliderState { try #require(try view(name).slider) }
+
     var messages: [String] { handler.entries.map { "\($0.level) \($0.message)" } }
 }
 
@@ -82,17 +85,18 @@ final class LiveLoop {
 struct ReloadTests {
     @Test func aGoodReloadKeepsTheStateOfViewsWhoseNamesMatchAndTakesTheRestFromTheFile() throws {
         let live = try LiveLoop()
-        let yellowBefore = try live.view("yellow").center
-        let cyanBefore = try live.view("cyan").center
+        let yellowBefore = try live.square("yellow").center
+        let cyanBefore = try live.square("cyan").center
         live.drag(from: yellowBefore, to: Point(x: yellowBefore.x + 90, y: yellowBefore.y + 60))
         live.drag(from: cyanBefore, to: Point(x: cyanBefore.x - 70, y: cyanBefore.y + 40))
-        let yellowMoved = try live.view("yellow").center
-        let cyanMoved = try live.view("cyan").center
+        let yellowMoved = try live.square("yellow").center
+        let cyanMoved = try live.square("cyan").center
         #expect(yellowMoved.x > yellowBefore.x + 60, "the drag moved yellow")
         let slider = try live.view("slider")
-        live.drag(from: Point(x: slider.center.x, y: slider.center.y), to: Point(x: slider.center.x + 120, y: slider.center.y))
-        let sliderValue = try live.view("slider").value
-        #expect(sliderValue != slider.value, "the swipe along the slider changed its value")
+        let middle = slider.baseFrame.center
+        live.drag(from: Point(x: middle.x, y: middle.y), to: Point(x: middle.x + 120, y: middle.y))
+        let sliderValue = try live.slider("slider").value
+        #expect(sliderValue != slider.slider?.value, "the swipe along the slider changed its value")
 
         // The new file renames cyan to teal; yellow and the slider keep their names.
         try live.rewrite { text in
@@ -103,10 +107,10 @@ struct ReloadTests {
         live.loop.tick(at: live.clock.now)
 
         #expect(live.loop.generation == 2, "\(live.messages)")
-        #expect(try live.view("yellow").center == yellowMoved, "yellow stays where the user left it")
-        #expect(try live.view("slider").value == sliderValue, "the slider keeps its value")
+        #expect(try live.square("yellow").center == yellowMoved, "yellow stays where the user left it")
+        #expect(try live.slider("slider").value == sliderValue, "the slider keeps its value")
         #expect(live.loop.scene.viewID(named: "cyan") == nil)
-        #expect(try live.view("teal").center == cyanBefore, "a view of a new name starts where the file puts it, not at \(cyanMoved)")
+        #expect(try live.square("teal").center == cyanBefore, "a view of a new name starts where the file puts it, not at \(cyanMoved)")
         let entry = try #require(live.handler.entries.first { $0.message.description == "config reloaded" })
         let carried = "\(entry.metadata["scene.carried"] ?? "")".split(separator: ",").map(String.init)
         #expect(carried.contains("yellow") && carried.contains("slider") && !carried.contains("teal"), "\(carried)")
@@ -114,14 +118,14 @@ struct ReloadTests {
 
     @Test func aBadReloadKeepsTheSceneAndItsStateAndSaysWhereTheFileIsWrong() throws {
         let live = try LiveLoop()
-        let yellow = try live.view("yellow").center
+        let yellow = try live.square("yellow").center
         live.drag(from: yellow, to: Point(x: yellow.x + 80, y: yellow.y))
-        let moved = try live.view("yellow").center
+        let moved = try live.square("yellow").center
         try live.rewrite { $0 + "[loop]\nframe_budget = -4\n" }
         live.loop.reloadPending = true
         live.loop.tick(at: live.clock.now.adding(seconds: 0.2))
         #expect(live.loop.generation == 1)
-        #expect(try live.view("yellow").center == moved)
+        #expect(try live.square("yellow").center == moved)
         let error = try #require(live.messages.first { $0.hasPrefix("error config reload failed") }, "\(live.messages)")
         #expect(error.contains("kiosk.conf:") && error.contains("loop.frame_budget") && error.contains("-4"), "\(error)")
     }

@@ -38,7 +38,7 @@ struct StateLoopTests {
     @Test func theSavedStateIsInTheSceneBeforeTheFirstFrame() throws {
         let r = try Run("restore", saved: "{\"version\": 1, \"views\": {\"slider\": {\"kind\": \"slider\", \"value\": 0.956}}}")
         #expect(r.loop.output?.flipCount == 0)
-        #expect(r.view("slider").value == 0.956)
+        #expect(r.view("slider").slider?.value == 0.956)
         #expect(r.run.handler.entries.contains { $0.message.description == "state restored" })
     }
 
@@ -70,7 +70,7 @@ struct StateLoopTests {
         #expect(duringDrag <= Int(minutes * 60 / 2) + 1 && duringDrag >= Int(minutes * 60 / 2) - 1, "\(duringDrag)")
         // The final value, at the lift.
         #expect(writes == duringDrag + 1)
-        #expect(r.onDisk["slider"] == .slider(value: r.view("slider").value))
+        #expect(r.onDisk["slider"] == .slider(value: r.view("slider").slider?.value))
     }
 
     @Test func aReloadKeepsTheStateAndTheFileFollowsTheNewConfig() throws {
@@ -85,7 +85,7 @@ struct StateLoopTests {
         r.run.clock.advance(by: 3)
         r.loop.reload(at: r.run.clock.now)
         r.loop.tick(at: r.run.clock.now)
-        #expect(r.view("slider").value == 0.3 && r.view("button").label == "Hi")
+        #expect(r.view("slider").slider?.value == 0.3 && r.view("button").button?.label == "Hi")
         #expect(r.onDisk["slider"] == .slider(value: 0.3) && r.onDisk["button"] == .button(label: "Hi", taps: 0))
         #expect(r.onDisk["switch"] == nil && r.onDisk["lamp"] == .toggle(on: false), "\(r.onDisk)")
     }

@@ -327,7 +327,7 @@ struct HitTestingTests {
         k.pinch(center: Point(x: 640, y: 190), from: 60, to: 90, over: 0.4)
         let scene = try replayed(k).scene
         let magenta = try #require(scene.viewID(named: "magenta"))
-        #expect(abs(scene.views[magenta.rawValue].scale - 1.5) < 0.02)
+        #expect(abs(try #require(scene.views[magenta.rawValue].square).scale - 1.5) < 0.02)
         #expect(scene.hitTest(Point(x: 640 + 88, y: 190 + 88)) == magenta, "inside 90 px at 1.5x")
         #expect(scene.hitTest(Point(x: 640, y: 190 + 93)) != magenta)
     }

@@ -27,8 +27,8 @@ struct HeldControlTests {
         fingers.up(finger)
         try scene.change(view, change, at: fingers.now)
         switch change {
-        case .value(let value): #expect(scene.views[id.rawValue].value == value, "taken once the finger lifted")
-        case .on(let on): #expect(scene.views[id.rawValue].isOn == on, "taken once the finger lifted")
+        case .value(let value): #expect(scene.views[id.rawValue].slider?.value == value, "taken once the finger lifted")
+        case .on(let on): #expect(scene.views[id.rawValue].toggle?.isOn == on, "taken once the finger lifted")
         default: Issue.record("not a slider's or a switch's change")
         }
     }

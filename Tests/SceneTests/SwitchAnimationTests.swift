@@ -30,7 +30,7 @@ struct SwitchAnimationTests {
         let off = knob.knobCenter(travel: 0), on = knob.knobCenter(travel: 1)
         #expect(scene.knobCenter(of: toggle, at: Instant(seconds: 0.9)) == off)
         tap(Point(x: 680, y: 424), at: 1)
-        #expect(knob.isOn, "the value changes at once")
+        #expect(knob.toggle?.isOn == true, "the value changes at once")
         #expect(scene.isAnimating)
         #expect(scene.nextDeadline == Instant(seconds: 1.05 + KioskScene.toggleAnimationSeconds))
         let start = Instant(seconds: 1.05)
@@ -49,14 +49,14 @@ struct SwitchAnimationTests {
         let finger = fingers.down(startKnob)
         // 40 points to the right, 4 a frame.
         fingers.move([finger[0]: startKnob + Point(x: 40, y: 0)], over: 10 * Fingers.frame)
-        let travel = try #require(knob.knobTravel)
+        let travel = try #require(knob.toggle?.knobTravel)
         #expect(travel > 0.5 && travel < 1)
         let end = Instant(seconds: 1.3)
         fingers.clock.now = end
         fingers.up(finger, after: 0)
-        #expect(knob.isOn)
+        #expect(knob.toggle?.isOn == true)
         #expect(abs(scene.knobCenter(of: toggle, at: end).x - knob.knobCenter(travel: travel).x) < 1e-9, "no jump back to the start")
-        #expect(knob.toggleFrom == travel)
+        #expect(knob.toggle?.slide?.from == travel)
     }
 }
 
@@ -67,7 +67,7 @@ extension SwitchAnimationTests {
         let drawn = scene.knobCenter(of: toggle, at: mid)
         fingers.clock.now = mid.adding(seconds: -0.05)
         fingers.up(fingers.down(Point(x: 680, y: 424)), after: 0.05)
-        #expect(!knob.isOn)
+        #expect(knob.toggle?.isOn == false)
         #expect(abs(scene.knobCenter(of: toggle, at: mid).x - drawn.x) < 1e-9, "no jump to the far side before sliding back")
     }
 }

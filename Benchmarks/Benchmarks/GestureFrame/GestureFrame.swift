@@ -35,7 +35,7 @@ let benchmarks: @Sendable () -> Void = {
             fingers.step()
         }
         benchmark.stopMeasurement()
-        blackHole(fingers.scene.views[1].center)
+        blackHole(fingers.scene.views[1].square?.center)
     }, setup: { () throws -> TenFingers in try TenFingers() })
 }
 

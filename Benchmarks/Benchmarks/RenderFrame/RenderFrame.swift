@@ -50,8 +50,9 @@ let benchmarks: @Sendable () -> Void = {
         guard let reference = reference_renderer_create(Font.defaultPath) else { fatalError("cannot load \(Font.defaultPath)") }
         defer { reference_renderer_destroy(reference) }
         var s = f.referenceScene()
-        let slider = f.scene.views.first { $0.kind == .slider }!
-        "\(f.scene.views[4].label) · \(f.scene.views[4].taps)".withCString { text in
+        let slider = f.scene.views.lazy.compactMap(\.slider).first!
+        let button = f.scene.views[4].button!
+        "\(button.label) · \(button.taps)".withCString { text in
             SceneRenderer.sliderValueText(slider.value).withCString { value in
                 s.button_text = text
                 s.slider_text = value
@@ -156,9 +157,10 @@ final class Frames {
         s.background = rgb(theme.background)
         s.foreground = rgb(theme.foreground)
         var squares: [reference_square] = []
-        for v in scene.views where v.kind == .square {
+        for v in scene.views {
+            guard let q = v.square else { continue }
             let c = rgb(v.color)
-            squares.append(reference_square(cx: v.center.x, cy: v.center.y, side: v.side, rotation: v.rotation, r: c.0, g: c.1, b: c.2))
+            squares.append(reference_square(cx: q.center.x, cy: q.center.y, side: q.side, rotation: q.rotation, r: c.0, g: c.1, b: c.2))
         }
         s.squares = (squares[0], squares[1], squares[2])
         for v in scene.views {

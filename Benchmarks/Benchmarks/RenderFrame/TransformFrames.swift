@@ -75,7 +75,7 @@ final class TransformFrames {
         pipeline = try FramePipeline(width: 800, height: 480, format: format,
                                      renderer: SceneRenderer(font: try Font(), cachesTransforms: cachesTransforms))
         try pipeline.render(scene, at: now)
-        let centers = scene.views.filter { $0.kind == .square }.map(\.center)
+        let centers = scene.views.compactMap(\.square).map(\.center)
         let d = Point(x: 30, y: 0)
         let recorded = Fingers.frames(startingAt: now) { fingers in
             let down = fingers.report(down: centers.flatMap { [$0 - d, $0 + d] })
@@ -107,11 +107,11 @@ final class TransformFrames {
     }
 
     var buttonText: String {
-        let button = scene.views.first { $0.kind == .button }!
+        let button = scene.views.lazy.compactMap(\.button).first!
         return "\(button.label) · \(button.taps)"
     }
 
-    var sliderText: String { SceneRenderer.sliderValueText(scene.views.first { $0.kind == .slider }!.value) }
+    var sliderText: String { SceneRenderer.sliderValueText(scene.views.lazy.compactMap(\.slider).first!.value) }
 
     /// Each frame of one cycle as plain numbers for the C reference: the squares where they are,
     /// as large as they are drawn, turned as they are. Made once, on the first call.
@@ -143,9 +143,10 @@ final class TransformFrames {
         for _ in 0..<Self.period {
             step()
             var squares: [reference_square] = []
-            for v in scene.views where v.kind == .square {
+            for v in scene.views {
+                guard let q = v.square else { continue }
                 let c = rgb(v.color)
-                squares.append(reference_square(cx: v.center.x, cy: v.center.y, side: v.side * v.scale, rotation: v.rotation, r: c.0, g: c.1, b: c.2))
+                squares.append(reference_square(cx: q.center.x, cy: q.center.y, side: q.side * q.scale, rotation: q.rotation, r: c.0, g: c.1, b: c.2))
             }
             var s = base
             s.squares = (squares[0], squares[1], squares[2])

@@ -8,7 +8,7 @@ public final class SteadyPinch: SteadyLoop {
     public init(config: String = SteadyLoop.defaultConfig) throws {
         try super.init(config: config) { loop, fingers in
             // Each square's two fingers start 60 px apart across its center, all put down in one report.
-            let centers = loop.scene.views.filter { $0.kind == .square }.map(\.center)
+            let centers = loop.scene.views.compactMap(\.square).map(\.center)
             let d = Point(x: 30, y: 0)
             let down = fingers.report(down: centers.flatMap { [$0 - d, $0 + d] })
             for i in 0..<120 {

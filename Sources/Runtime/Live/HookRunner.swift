@@ -188,12 +188,11 @@ public final class HookRunner: LoopExtension {
         case .toggled(let on): return on ? "on" : "off"
         default:
             guard let id = scene.viewID(named: view) else { return "" }
-            let v = scene.views[id.rawValue]
-            switch v.kind {
-            case .button: return String(v.taps)
-            case .slider: return fixedDecimal(v.value, 4)
-            case .toggle: return v.isOn ? "on" : "off"
-            default: return ""
+            switch scene.views[id.rawValue].content {
+            case .button(let b): return String(b.taps)
+            case .slider(let s): return fixedDecimal(s.value, 4)
+            case .toggle(let t): return t.isOn ? "on" : "off"
+            case .canvas, .square: return ""
             }
         }
     }
