@@ -112,7 +112,7 @@ extension KioskScene {
 
     private func bringToFront(_ id: ViewID) {
         var top = Int.min
-        for s in squareOrder { top = max(top, views[s.rawValue].square?.z ?? top) }
+        for s in squareOrder { if let square = views[s.rawValue].square { top = max(top, square.z) } }
         // z-orders start unique (declaration order), so the top square is already in front.
         views[id.rawValue].withSquare { if $0.z != top { $0.z = top + 1 } }
     }

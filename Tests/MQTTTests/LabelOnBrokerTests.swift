@@ -17,7 +17,8 @@ struct LabelOnBrokerTests {
     }
 
     func labelOnGlass(_ h: VirtualLoopOnBroker) throws -> String {
-        try #require(h.loop.scene.views[try #require(h.loop.scene.viewID(named: "button")).rawValue].button).label
+        let id = try #require(h.loop.scene.viewID(named: "button"))
+        return try #require(h.loop.scene.views[id.rawValue].button).label
     }
 
     @Test func setFromHomeAssistantAndSaidBack() throws {

@@ -181,8 +181,8 @@ import Testing
     /// One scene change: a gesture somewhere, with random places and sizes.
     private func randomChange(_ on: FingersOnScene, _ random: inout SplitMix64) {
         let scene = on.scene, f = on.fingers
-        let squares = scene.views.indices.filter { scene.views[$0].kind == .square }
-        let square = scene.views[squares[Int(random.next() % UInt64(squares.count))]]
+        let squares = scene.views.compactMap(\.square)
+        let square = squares[Int(random.next() % UInt64(squares.count))]
         func jitter(_ r: Double) -> Double { (Double(random.next() % 1000) / 500 - 1) * r }
         switch random.next() % 8 {
         case 0: f.drag(from: square.center, to: square.center + Point(x: jitter(200), y: jitter(120)), over: 0.3)
