@@ -51,7 +51,7 @@ import Testing
         fingers.wait(0.7)
         fingers.down(Point(x: 130, y: 424), after: frame)
         let scene = on.scene
-        #expect(scene.views[0].canvas?.themeIndex != 0)
+        #expect(scene.themeIndex != 0)
         #expect(scene.views.contains { $0.square?.isLifted == true })
         #expect(scene.views.contains { $0.square.map { $0.rotation != 0 && $0.scale > 1 } ?? false })
         #expect(scene.views.contains { $0.button.map { $0.isHighlighted && $0.taps == 2 } ?? false })

@@ -83,7 +83,7 @@ final class DisplayLightTests {
         #expect(backlightFile("bl_power") == "0")
         #expect(listener.told.last?.isOn == true)
         #expect(listener.told.last?.cause == .touch)
-        #expect(run.loop.scene.views.allSatisfy { $0.button?.taps == 0 })
+        #expect(run.loop.scene.views.allSatisfy { ($0.button?.taps ?? 0) == 0 })
         let touched = try #require(listener.told.last?.lastTouch)
         #expect(abs(touched - Date().timeIntervalSince1970) < 60)
         #expect(run.handler.entries.contains { $0.message.description == "display blanked by mqtt" })
