@@ -45,9 +45,8 @@ extension MQTTExtension {
     /// longer has (`componentsOnBroker`) are in it as their platform alone.
     var retained: RetainedTopics {
         let views = controls.map { ($0.name, $0.kind) }
-        let gone = settings.discovery == .device
-            ? (componentsOnBroker[topics.deviceDiscovery] ?? []).subtracting(HomeAssistantDiscovery.deviceComponents(views, deviceEntities: deviceEntities))
-            : []
+        let held = settings.discovery == .device ? componentsOnBroker[topics.deviceDiscovery] ?? [] : []
+        let gone = held.subtracting(HomeAssistantDiscovery.deviceComponents(views, deviceEntities: deviceEntities))
         return RetainedTopics(controls: views, labels: labels, removed: Array(gone), deviceEntities: deviceEntities,
                               discovery: settings.discovery != .off ? discovery : nil, topics: topics)
     }
@@ -55,7 +54,8 @@ extension MQTTExtension {
     /// The device config's components as `wanted` announces it (none without it).
     func components(in wanted: RetainedTopics) -> DeviceComponents {
         guard settings.discovery == .device, wanted.all.contains(topics.deviceDiscovery) else { return [:] }
-        return [topics.deviceDiscovery: HomeAssistantDiscovery.deviceComponents(controls.map { ($0.name, $0.kind) }, deviceEntities: deviceEntities)]
+        let views = controls.map { ($0.name, $0.kind) }
+        return [topics.deviceDiscovery: HomeAssistantDiscovery.deviceComponents(views, deviceEntities: deviceEntities)]
     }
 
     /// Clears what was announced and is no longer (an empty retained message each), sends the
