@@ -158,7 +158,7 @@ public final class TouchscreenWatcher {
             settlingDeadline = nil
         case .settle(let refusals):
             for refusal in refusals {
-                guard case .system(_, let path, _) = refusal, let seen = appeared[path] else { continue }
+                guard let path = refusal.failedPath, let seen = appeared[path] else { continue }
                 let due = seen.adding(seconds: permissionGrace)
                 if settlingDeadline.map({ due < $0 }) ?? true { settlingDeadline = due }
                 if saidSettling.insert(path).inserted { body(.settling(path: path, reason: refusal.cause)) }

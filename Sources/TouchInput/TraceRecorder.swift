@@ -104,9 +104,14 @@ public final class TraceRecorder {
 
 /// A trace file that could not be written: which file, which call, and why.
 public struct TraceFileError: Error, Equatable, CustomStringConvertible {
-    public var path: String
-    public var call: String
-    public var errno: Int32
+    /// The call, the trace's path as its subject, and the errno.
+    public var failure: SystemCallError
 
-    public var description: String { "\(path): \(call) failed: \(String(cString: strerror(errno)))" }
+    public init(path: String, call: String, errno: Int32) {
+        failure = SystemCallError(call: call, subject: path, errno: Errno(rawValue: errno))
+    }
+
+    public var path: String { failure.subject ?? "" }
+
+    public var description: String { "\(path): \(failure.call) failed: \(failure.errno)" }
 }

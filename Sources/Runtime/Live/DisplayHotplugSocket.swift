@@ -52,18 +52,12 @@ public final class DisplayHotplugSocket {
     /// A uevent is at most 2 KiB (the kernel's UEVENT_BUFFER_SIZE); what is longer is cut here.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8192, alignment: 8)
 
-    /// Why the socket cannot be had, naming the call (a sandbox may forbid AF_NETLINK).
-    public struct Failure: Error, CustomStringConvertible {
-        public var call: String
-        public var errno: Int32
-        public var description: String { "\(call): \(String(cString: strerror(errno)))" }
-    }
-
-    public init() throws(Failure) {
+    /// Throws the call that failed (a sandbox may forbid AF_NETLINK).
+    public init() throws(SystemCallError) {
         let fd = socket(AF_NETLINK, kiosk_SOCK_DGRAM_CLOEXEC_NONBLOCK, kiosk_NETLINK_KOBJECT_UEVENT)
         guard fd >= 0 else {
             buffer.deallocate()
-            throw Failure(call: "socket(AF_NETLINK, NETLINK_KOBJECT_UEVENT)", errno: errno)
+            throw SystemCallError(call: "socket(AF_NETLINK, NETLINK_KOBJECT_UEVENT)", errno: .current)
         }
         var address = sockaddr_nl()
         address.nl_family = sa_family_t(AF_NETLINK)
@@ -76,7 +70,7 @@ public final class DisplayHotplugSocket {
             let code = errno
             close(fd)
             buffer.deallocate()
-            throw Failure(call: "bind(NETLINK_KOBJECT_UEVENT)", errno: code)
+            throw SystemCallError(call: "bind(NETLINK_KOBJECT_UEVENT)", errno: Errno(rawValue: code))
         }
         fileDescriptor = fd
     }
