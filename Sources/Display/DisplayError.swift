@@ -58,7 +58,8 @@ public struct DisplayError: Error, CustomStringConvertible {
             case .nothingConnected(let connector, let named):
                 named ? "connector \(connector) has nothing connected" : "\(connector): nothing is connected"
             case .modeNotOffered(let connector, let mode, let offered):
-                "\(connector): mode \(mode.map(\.description) ?? "(preferred)") not supported; it offers \(offered.isEmpty ? "no modes" : offered.map(\.description).joined(separator: ", "))"
+                "\(connector): mode \(mode.map(\.description) ?? "(preferred)") not supported; it offers "
+                    + (offered.isEmpty ? "no modes" : offered.map(\.description).joined(separator: ", "))
             case .noCRTC(let connector): "\(connector): no CRTC can drive it"
             case .flipPending(let drawing):
                 drawing ? "a page flip is still pending; handle its event before drawing the next frame" : "a page flip is still pending"

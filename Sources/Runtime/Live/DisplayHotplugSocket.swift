@@ -48,7 +48,8 @@ public struct Uevent: Equatable, Sendable {
 /// the loop for one thing: a display plugged or unplugged, so an idle kiosk notices without
 /// waiting for its next page flip. No udev needed: the kernel sends these itself.
 public final class DisplayHotplugSocket {
-    public let fileDescriptor: Int32
+    private let file: FileDescriptor
+    public var fileDescriptor: Int32 { file.rawValue }
     /// A uevent is at most 2 KiB (the kernel's UEVENT_BUFFER_SIZE); what is longer is cut here.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8192, alignment: 8)
 
@@ -59,6 +60,7 @@ public final class DisplayHotplugSocket {
             buffer.deallocate()
             throw SystemCallError(call: "socket(AF_NETLINK, NETLINK_KOBJECT_UEVENT)", errno: .current)
         }
+        let file = FileDescriptor(owning: fd)
         var address = sockaddr_nl()
         address.nl_family = sa_family_t(AF_NETLINK)
         // Group 1: the kernel's own events (udev re-sends them on group 2, after its rules).
@@ -68,15 +70,13 @@ public final class DisplayHotplugSocket {
         }
         guard bound == 0 else {
             let code = errno
-            close(fd)
             buffer.deallocate()
             throw SystemCallError(call: "bind(NETLINK_KOBJECT_UEVENT)", errno: Errno(rawValue: code))
         }
-        fileDescriptor = fd
+        self.file = file
     }
 
     deinit {
-        close(fileDescriptor)
         buffer.deallocate()
     }
 
