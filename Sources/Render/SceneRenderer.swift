@@ -1,5 +1,4 @@
 import CCairo
-import Gestures
 import KioskCore
 import Scene
 
