@@ -10,7 +10,8 @@ import Glibc
 /// Never blocks: reads and writes take what the socket takes now. A client that does not read
 /// fills its queue; the next line is dropped and counted, and the client is disconnected.
 final class ControlClient {
-    let fd: Int32
+    private let file: FileDescriptor
+    var fd: Int32 { file.rawValue }
     let number: Int
     var subscriptions = Set<ControlRequest.EventKind>()
     /// The client closed its side for writing: it is served until its queue is out, then closed.
@@ -29,12 +30,10 @@ final class ControlClient {
     private var outgoing: OutgoingLines
 
     init(fd: Int32, number: Int, capacity: Int) {
-        self.fd = fd
+        file = FileDescriptor(owning: fd)
         self.number = number
         outgoing = OutgoingLines(capacity: capacity)
     }
-
-    deinit { close(fd) }
 
     /// How many lines may wait for the client to read them.
     var capacity: Int {

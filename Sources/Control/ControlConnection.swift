@@ -1,3 +1,4 @@
+import KioskCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -5,17 +6,16 @@ import Glibc
 /// The client's side of the control socket, for `kiosk control`: blocking, one line at a time.
 public final class ControlConnection {
     public let path: String
-    private let fd: Int32
+    private let file: FileDescriptor
+    private var fd: Int32 { file.rawValue }
     private var buffer: [UInt8] = []
     /// How much of `buffer` was searched for a newline already (a screenshot's reply is megabytes long).
     private var searched = 0
 
     public init(path: String) throws(SocketError) {
         self.path = path
-        fd = try UnixSocket.connect(path: path)
+        file = FileDescriptor(owning: try UnixSocket.connect(path: path))
     }
-
-    deinit { close(fd) }
 
     /// Sends `line` and its newline, all of it.
     public func send(_ line: String) throws(SocketError) {

@@ -17,7 +17,9 @@ import Glibc
 public final class ControlSocket: LoopExtension {
     public let path: String
     public private(set) var settings: ControlSettings
-    private let listener: Int32
+    /// The listening socket; nil once stopped (closed then, and only then).
+    private var listenerFile: FileDescriptor?
+    private var listener: Int32 { listenerFile?.rawValue ?? -1 }
     private var clients: [ControlClient] = []
     private var log: Logger
     /// Events' `t` counts from here: the moment kiosk opened the socket.
@@ -43,20 +45,19 @@ public final class ControlSocket: LoopExtension {
         self.settings = settings
         log = logger
         origin = now
-        listener = try UnixSocket.listen(path: path, mode: 0o660, backlog: 16)
+        listenerFile = FileDescriptor(owning: try UnixSocket.listen(path: path, mode: 0o660, backlog: 16))
         log.info("control socket listening", metadata: ["control.socket": "\(path)"])
     }
 
     deinit {
         clients.removeAll()
-        close(listener)
     }
 
     /// Clients connected now.
     public var clientCount: Int { clients.count }
 
     public func appendPollDescriptors(to fds: inout [pollfd]) {
-        if acceptPausedUntil == nil { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
+        if acceptPausedUntil == nil, listenerFile != nil { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
         for c in clients {
             var events: Int16 = 0
             if !c.readClosed { events |= Int16(POLLIN) }
@@ -116,7 +117,7 @@ public final class ControlSocket: LoopExtension {
     public func stop(now: Instant) {
         for c in clients { c.flush() }
         clients.removeAll()
-        close(listener)
+        listenerFile = nil
         unlink(path)
     }
 

@@ -15,7 +15,7 @@ final class DRMCard {
         let name = (path as NSString).lastPathComponent
         switch systemCall({ open(path, kiosk_O_RDWR | kiosk_O_CLOEXEC | kiosk_O_NONBLOCK) }) {
         case .success(let fd): self.fd = fd
-        case .failure(let errno): throw DisplayError.cannotOpen(card: name, path: path, errno: errno.rawValue)
+        case .failure(let errno): throw DisplayError(card: name, .cannotOpen(path: path, errno))
         }
     }
 
@@ -24,7 +24,7 @@ final class DRMCard {
     /// Every connector of the card with its modes; throws when the card has no KMS (render-only).
     func connectors() throws(DisplayError) -> [Connector] {
         guard let resources = drmModeGetResources(fd) else {
-            throw DisplayError("\(name): no modesetting resources (a render-only device?)")
+            throw DisplayError(card: name, .noModesetting)
         }
         defer { drmModeFreeResources(resources) }
         let r = resources.pointee
@@ -40,13 +40,13 @@ final class DRMCard {
     /// The DRM card devices in /dev/dri, by number (card0, card1, ... card10).
     static func all(in directory: String = "/dev/dri") throws(DisplayError) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            throw DisplayError("no \(directory): no DRM driver is loaded")
+            throw DisplayError(.noCards(directory: directory, exists: false))
         }
         let cards = names.compactMap { n -> (Int, String)? in
             guard n.hasPrefix("card"), let k = Int(n.dropFirst(4)) else { return nil }
             return (k, directory + "/" + n)
         }
-        guard !cards.isEmpty else { throw DisplayError("no card in \(directory): no DRM driver is loaded") }
+        guard !cards.isEmpty else { throw DisplayError(.noCards(directory: directory, exists: true)) }
         return cards.sorted { $0.0 < $1.0 }.map(\.1)
     }
 }
@@ -60,8 +60,8 @@ extension DRMCard {
         do {
             card = try DRMCard(path: path)
         } catch {
-            // The error names the card already: keep only the cause.
-            return CardSurvey(name: name, .unopenable(String(error.description.dropFirst(name.count + 2))))
+            // The survey names the card: keep only the cause.
+            return CardSurvey(name: name, .unopenable(error.cause.description))
         }
         guard let connectors = try? card.connectors() else { return CardSurvey(name: name, .renderOnly) }
         opened = (card, connectors)

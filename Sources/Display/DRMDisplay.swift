@@ -88,7 +88,7 @@ public final class DRMDisplay {
         var opened: (card: DRMCard, connectors: [Connector])?
         let cards = if let path { [path] } else { try DRMCard.all() }
         let choice = try search.choose(cards: cards) { DRMCard.survey($0, opened: &opened) }.get()
-        guard let (card, connectors) = opened else { throw DisplayError("display search: the chosen card was not kept open") }
+        guard let (card, connectors) = opened else { throw DisplayError(.chosenCardNotKept) }
         let connector = connectors[choice.connector]
         self.card = card
         self.format = format
@@ -97,12 +97,11 @@ public final class DRMDisplay {
         let mode = connector.modes[choice.mode].mode
         self.mode = mode
         modeInfo = connector.modes[choice.mode].info
-        guard let crtc = connector.crtcID else { throw DisplayError("\(card.name): \(connector.name): no CRTC can drive it") }
+        guard let crtc = connector.crtcID else { throw DisplayError(card: card.name, .noCRTC(connector: connector.name)) }
         crtcID = crtc
         pipe = connector.crtcIndex ?? 0
-        if drmSetMaster(card.fd) != 0 {
-            let code = errno
-            throw DisplayError.masterRefused(card: card.name, errno: code)
+        if case .failure(let errno) = systemCall(.negativeErrno, { drmSetMaster(card.fd) }) {
+            throw DisplayError(card: card.name, .masterRefused(errno, again: false))
         }
         isMaster = true
         do throws(DisplayError) {
@@ -131,10 +130,10 @@ public final class DRMDisplay {
     /// frames it missed while it was on screen (buffer age). Never reads the dumb buffer.
     public func copy(from shadow: PixelBuffer, damage frame: [Rect], rotation: DisplayRotation = .upright) throws(DisplayError) {
         guard !isFlipPending else {
-            throw DisplayError("\(card.name): a page flip is still pending; handle its event before drawing the next frame")
+            throw DisplayError(card: card.name, .flipPending(drawing: true))
         }
         guard shadow.format == format else {
-            throw DisplayError("\(card.name): the shadow buffer is \(shadow.format) but the display is \(format)")
+            throw DisplayError(card: card.name, .formatMismatch(shadow: shadow.format, display: format))
         }
         let back = back
         // In storage kept from frame to frame: a steady frame allocates nothing here.
@@ -157,7 +156,7 @@ public final class DRMDisplay {
     /// then by a page flip whose completion `handleEvents(_:)` reports (returns nil).
     @discardableResult
     public func present() throws(DisplayError) -> Instant? {
-        guard !isFlipPending else { throw DisplayError("\(card.name): a page flip is still pending") }
+        guard !isFlipPending else { throw DisplayError(card: card.name, .flipPending(drawing: false)) }
         let back = back
         guard front != nil else {
             var connector = connectorID
@@ -269,7 +268,7 @@ public final class DRMDisplay {
     public func setPower(on: Bool) throws(DisplayError) {
         guard on != isPoweredOn else { return }
         guard let property = connectorProperty(named: "DPMS") else {
-            throw DisplayError("\(card.name): \(connectorName) has no DPMS property; it cannot be blanked")
+            throw DisplayError(card: card.name, .noDPMS(connector: connectorName))
         }
         let value = UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
         try drmCall(card.name, "set DPMS", on: "\(on ? "on" : "off") on \(connectorName)") {
@@ -297,9 +296,8 @@ public final class DRMDisplay {
     /// sets the mode again from a whole frame. Throws while another process still holds it.
     public func reacquire() throws(DisplayError) {
         if !isMaster {
-            if drmSetMaster(card.fd) != 0 {
-                let code = errno
-                throw DisplayError.masterRefused(card: card.name, errno: code, again: true)
+            if case .failure(let errno) = systemCall(.negativeErrno, { drmSetMaster(card.fd) }) {
+                throw DisplayError(card: card.name, .masterRefused(errno, again: true))
             }
             isMaster = true
         }
@@ -328,7 +326,7 @@ public final class DRMDisplay {
         guard isMaster else {
             guard front != nil else { return nil }
             scanout = .modeNotSet
-            return DisplayError("\(card.name): DRM master was lost to another process; the display was not put back")
+            return DisplayError(card: card.name, .masterLost)
         }
         // A flip still in flight completes within a frame; let it, so its event is not left behind.
         var waited = 0
@@ -337,7 +335,7 @@ public final class DRMDisplay {
             if poll(&p, 1, 10) > 0 { try? handleEvents() }
             waited += 1
         }
-        var problems: [String] = []
+        var problems: [DisplayError] = []
         if front != nil {
             do throws(DisplayError) {
                 if let previous, previous.pointee.mode_valid != 0, previous.pointee.buffer_id != 0 {
@@ -351,7 +349,7 @@ public final class DRMDisplay {
                     try drmCall(nil, "drmModeSetCrtc", on: "\(connectorName) off") { drmModeSetCrtc(card.fd, crtcID, 0, 0, 0, nil, 0, nil) }
                 }
             } catch {
-                problems.append(error.description)
+                problems.append(error)
             }
             scanout = .modeNotSet
             CrashRestore.noteModeSet(fd: card.fd, false)
@@ -360,9 +358,9 @@ public final class DRMDisplay {
         do throws(DisplayError) {
             try drmCall(nil, "drmDropMaster") { drmDropMaster(card.fd) }
         } catch {
-            problems.append(error.description)
+            problems.append(error)
         }
         isMaster = false
-        return problems.isEmpty ? nil : DisplayError("\(card.name): not restored: \(problems.joined(separator: "; "))")
+        return problems.isEmpty ? nil : DisplayError(card: card.name, .notRestored(problems))
     }
 }

@@ -73,78 +73,63 @@ public struct DisplaySearch: Sendable {
     public enum Verdict: Sendable {
         /// Use its connector and mode (indices).
         case use(connector: Int, mode: Int)
-        /// It cannot serve; the reason names the card. Try the next one.
-        case skip(String)
+        /// It cannot serve; the error names the card. Try the next one.
+        case skip(DisplayError)
         /// The search ends with this error.
         case fail(DisplayError)
     }
 
     /// Surveys each of `cards` in turn with `survey` (which may open the card) until one serves.
     public func choose(cards: [String], survey: (String) -> CardSurvey) -> Result<Choice, DisplayError> {
-        var reasons: [String] = []
+        var skipped: [DisplayError] = []
         var unopenable = 0
         for (index, path) in cards.enumerated() {
             let card = survey(path)
             if case .unopenable = card.contents { unopenable += 1 }
             switch verdict(card) {
             case .use(let connector, let mode): return .success(Choice(card: index, connector: connector, mode: mode))
-            case .skip(let reason): reasons.append(reason)
+            case .skip(let reason): skipped.append(reason)
             case .fail(let error): return .failure(error)
             }
         }
-        return .failure(nothingFound(reasons, unopenable: unopenable))
+        return .failure(DisplayError(.noDisplay(connector: connector, cards: skipped, unopenable: unopenable)))
     }
 
     /// Decides about one card.
     public func verdict(_ card: CardSurvey) -> Verdict {
-        let reason: String
+        let refusal: CardRefusal
         switch card.contents {
         case .unopenable(let why):
-            reason = "\(card.name): \(why)"
+            refusal = .unopenable(why)
         case .renderOnly:
-            reason = "\(card.name): no modesetting (a render-only device)"
+            refusal = .renderOnly
         case .connectors(let connectors):
             if let wanted = connector {
                 if let i = connectors.firstIndex(where: { $0.name == wanted }) {
-                    guard connectors[i].isConnected else { return .fail(DisplayError("\(card.name): connector \(wanted) has nothing connected")) }
+                    guard connectors[i].isConnected else {
+                        return .fail(DisplayError(card: card.name, .nothingConnected(connector: wanted, named: true)))
+                    }
                     return use(card, connectors, i)
                 }
-                reason = "\(card.name): no connector \(wanted) (it has \(Self.list(connectors)))"
+                refusal = .noConnector(wanted, has: connectors.map(\.name))
             } else if let i = connectors.firstIndex(where: \.isConnected) {
                 return use(card, connectors, i)
             } else if connectors.isEmpty {
-                reason = "\(card.name): no connectors (a render-only device)"
+                refusal = .noConnectors
             } else {
-                reason = "\(card.name): nothing connected to \(Self.list(connectors))"
+                refusal = .nothingConnected(connectors.map(\.name))
             }
         }
-        return cardIsNamed ? .fail(DisplayError(reason)) : .skip(reason)
-    }
-
-    /// The error when no card serves: what went wrong, then each card and why. When no card could
-    /// be opened, that is the news, not a missing display: the card may well have one, and the
-    /// reason (from `DisplayError.cannotOpen`) names the group the user lacks.
-    public func nothingFound(_ reasons: [String], unopenable: Int = 0) -> DisplayError {
-        let looked = connector.map { "no connected display on a connector \($0)" } ?? "no connected display"
-        let head = switch unopenable {
-        case 0: looked
-        case reasons.count: reasons.count == 1 ? "the DRM card could not be opened" : "no DRM card could be opened"
-        default: "\(looked) on the cards that could be opened"
-        }
-        return DisplayError(reasons.isEmpty ? "\(looked): no DRM card" : "\(head): \(reasons.joined(separator: "; "))")
+        let error = DisplayError(card: card.name, .unusable(refusal))
+        return cardIsNamed ? .fail(error) : .skip(error)
     }
 
     private func use(_ card: CardSurvey, _ connectors: [ConnectorSurvey], _ i: Int) -> Verdict {
         let c = connectors[i]
         guard let m = ModeRequest.choose(mode, from: c.modes) else {
-            let offered = c.modes.map(\.description).joined(separator: ", ")
-            return .fail(DisplayError("\(card.name): \(c.name): mode \(mode.map(\.description) ?? "(preferred)") not supported; it offers \(offered.isEmpty ? "no modes" : offered)"))
+            return .fail(DisplayError(card: card.name, .modeNotOffered(connector: c.name, mode, offered: c.modes)))
         }
-        guard c.hasCRTC else { return .fail(DisplayError("\(card.name): \(c.name): no CRTC can drive it")) }
+        guard c.hasCRTC else { return .fail(DisplayError(card: card.name, .noCRTC(connector: c.name))) }
         return .use(connector: i, mode: m)
-    }
-
-    private static func list(_ connectors: [ConnectorSurvey]) -> String {
-        connectors.isEmpty ? "none" : connectors.map(\.name).joined(separator: ", ")
     }
 }

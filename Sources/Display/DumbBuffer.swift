@@ -51,7 +51,7 @@ final class DumbBuffer {
             try drmCall(card.name, "DRM_IOCTL_MODE_MAP_DUMB") { drmIoctl(card.fd, kiosk_DRM_IOCTL_MODE_MAP_DUMB, &map) }
             let m = mmap(nil, Int(create.size), kiosk_PROT_READ_WRITE, kiosk_MAP_SHARED, card.fd, off_t(map.offset))
             guard let m, m != MAP_FAILED else {
-                throw DisplayError("\(card.name): mmap of a \(create.size)-byte dumb buffer: \(String(cString: strerror(errno)))")
+                throw DisplayError(card: card.name, SystemCallError(call: "mmap", subject: "of a \(create.size)-byte dumb buffer", errno: .current))
             }
             memory = m
         } catch {

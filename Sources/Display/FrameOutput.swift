@@ -54,7 +54,7 @@ extension DRMDisplay: FrameOutput {
     public func probeConnection() -> DisplayConnection? { readConnection() }
 
     public func recover() throws(DisplayError) {
-        guard isConnectorConnected() else { throw DisplayError("\(cardName): \(connectorName): nothing is connected") }
+        guard isConnectorConnected() else { throw DisplayError(card: cardName, .nothingConnected(connector: connectorName, named: false)) }
         // Whatever failed, take master again (a no-op when still held) and set the mode afresh.
         noteMasterLost()
         try reacquire()

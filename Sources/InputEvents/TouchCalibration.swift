@@ -64,10 +64,10 @@ public struct TouchCalibration: Hashable, Sendable, CustomStringConvertible {
     /// The tslib pointercal file at `path` for `device`; errors name the file.
     public init(pointercalFile path: String, device d: DeviceDescription, screen: (width: Double, height: Double)) throws(FileError) {
         let text = try TextFile.readText(path, what: "the pointercal file", limit: Self.maximumPointercalSize)
-        do {
+        do throws(CalibrationError) {
             self = try TouchCalibration(pointercal: text, device: d, screen: screen)
         } catch {
-            throw FileError(path: path, line: 1, "\(error)")
+            throw FileError(path: path, line: 1, .malformed("\(error)"))
         }
     }
 

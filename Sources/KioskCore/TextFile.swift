@@ -20,17 +20,17 @@ public enum TextFile {
         do throws(SystemCallError) {
             file = try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC)
         } catch {
-            throw FileError(path: path, "cannot read \(what): \(error.errno.reason)")
+            throw FileError(path: path, .cannotRead(what: what, error.errno))
         }
         // Kept alive (open) to the end of the function, not only to its last mention.
         defer { withExtendedLifetime(file) {} }
         let fd = file.rawValue
         var info = stat()
-        if case .failure(let errno) = systemCall({ fstat(fd, &info) }) { throw FileError(path: path, "cannot read \(what): \(errno.reason)") }
+        if case .failure(let errno) = systemCall({ fstat(fd, &info) }) { throw FileError(path: path, .cannotRead(what: what, errno)) }
         if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw FileError(path: path, "cannot read \(what): it is a directory; expected a file")
+            throw FileError(path: path, .isDirectory(what: what, writing: false))
         }
-        let tooLarge = FileError(path: path, "cannot read \(what): it is larger than \(size(limit)), the most kiosk reads as \(what)")
+        let tooLarge = FileError(path: path, .tooLarge(what: what, limit: limit))
         let isRegular = (info.st_mode & S_IFMT) == S_IFREG
         if isRegular, Int(info.st_size) > limit { throw tooLarge }
         var bytes: [UInt8] = []
@@ -43,7 +43,7 @@ public enum TextFile {
             let count: Int
             switch read {
             case .success(let n): count = n
-            case .failure(let errno): throw FileError(path: path, "cannot read \(what): \(errno.reason)")
+            case .failure(let errno): throw FileError(path: path, .cannotRead(what: what, errno))
             }
             if count == 0 { break }
             guard bytes.count + count <= limit else { throw tooLarge }
@@ -58,9 +58,7 @@ public enum TextFile {
         let bytes = try read(path, what: what, limit: limit)
         guard let (line, column, byte) = firstInvalidUTF8(bytes, orNUL: true) else { return String(decoding: bytes, as: UTF8.self) }
         // NUL is UTF-8, but no text holds one; UTF-16 and binary files are full of them.
-        let problem = byte == 0 ? "a NUL byte" : "byte 0x\(String(byte, radix: 16)) is not UTF-8"
-        throw FileError(path: path, line: line, "column \(column): \(problem): \(what) must be UTF-8 text"
-                        + (bytes.contains(0) ? ", not UTF-16 or a binary file" : ""))
+        throw FileError(path: path, line: line, .notUTF8(what: what, column: column, byte: byte, binary: bytes.contains(0)))
     }
 
     /// Where `bytes` first stop being UTF-8: the 1-based line and column (in bytes) and the byte
@@ -108,24 +106,24 @@ public enum TextFile {
         var info = stat()
         if stat(path, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                throw FileError(path: path, "cannot write \(what): it is a directory; expected a file name")
+                throw FileError(path: path, .isDirectory(what: what, writing: true))
             }
             if (info.st_mode & S_IFMT) != S_IFREG {
-                guard access(path, W_OK) == 0 else { throw FileError(path: path, "cannot write \(what): \(reason(errno))") }
+                guard access(path, W_OK) == 0 else { throw FileError(path: path, .cannotWrite(what: what, .current)) }
                 return
             }
         }
         let directory = directoryName(path)
         guard stat(directory, &info) == 0 else {
             let code = errno
-            if code == ENOENT { throw FileError(path: path, "cannot write \(what): the directory '\(directory)' does not exist") }
-            throw FileError(path: path, "cannot write \(what) in the directory '\(directory)': \(reason(code))")
+            if code == ENOENT { throw FileError(path: path, .noDirectory(what: what, directory: directory)) }
+            throw FileError(path: path, .cannotWriteIn(what: what, directory: directory, Errno(rawValue: code)))
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw FileError(path: path, "cannot write \(what): '\(directory)' is not a directory")
+            throw FileError(path: path, .notADirectory(what: what, directory: directory))
         }
         guard access(directory, W_OK) == 0 else {
-            throw FileError(path: path, "cannot write \(what) in the directory '\(directory)': \(reason(errno))")
+            throw FileError(path: path, .cannotWriteIn(what: what, directory: directory, .current))
         }
     }
 
@@ -141,7 +139,7 @@ public enum TextFile {
         if stat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                throw FileError(path: path, "cannot write \(what): it is a directory; expected a file name")
+                throw FileError(path: path, .isDirectory(what: what, writing: true))
             case S_IFREG:
                 mode = info.st_mode & 0o7777
             default:
@@ -155,9 +153,9 @@ public enum TextFile {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
             let code = errno
-            if code == ENOENT { throw FileError(path: path, "cannot write \(what): the directory '\(directory)' does not exist") }
-            if code == ENOTDIR { throw FileError(path: path, "cannot write \(what): '\(directory)' is not a directory") }
-            throw FileError(path: path, "cannot write \(what) in the directory '\(directory)': \(reason(code))")
+            if code == ENOENT { throw FileError(path: path, .noDirectory(what: what, directory: directory)) }
+            if code == ENOTDIR { throw FileError(path: path, .notADirectory(what: what, directory: directory)) }
+            throw FileError(path: path, .cannotWriteIn(what: what, directory: directory, Errno(rawValue: code)))
         }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         do throws(FileError) {
@@ -165,7 +163,7 @@ public enum TextFile {
             // mkstemp makes the file private: a replaced file keeps its mode, a new one is readable by all.
             _ = fchmod(fd, mode)
             try writeAll(bytes, to: fd, path: path, what: what)
-            guard fsync(fd) == 0 else { throw FileError(path: path, "cannot write \(what): \(reason(errno))") }
+            guard fsync(fd) == 0 else { throw FileError(path: path, .cannotWrite(what: what, .current)) }
         } catch {
             unlink(temporary)
             throw error
@@ -173,7 +171,7 @@ public enum TextFile {
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
-            throw FileError(path: path, "cannot write \(what): \(reason(code))")
+            throw FileError(path: path, .cannotWrite(what: what, Errno(rawValue: code)))
         }
     }
 
@@ -182,7 +180,7 @@ public enum TextFile {
         do throws(SystemCallError) {
             file = try FileDescriptor.open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         } catch {
-            throw FileError(path: path, "cannot write \(what): \(error.errno.reason)")
+            throw FileError(path: path, .cannotWrite(what: what, error.errno))
         }
         defer { withExtendedLifetime(file) {} }
         try writeAll(bytes, to: file.rawValue, path: path, what: what)
@@ -196,8 +194,8 @@ public enum TextFile {
             }
             switch result {
             case .success(let count) where count > 0: written += count
-            case .success: throw FileError(path: path, "cannot write \(what): \(Errno(rawValue: EIO).reason)")
-            case .failure(let errno): throw FileError(path: path, "cannot write \(what): \(errno.reason)")
+            case .success: throw FileError(path: path, .cannotWrite(what: what, Errno(rawValue: EIO)))
+            case .failure(let errno): throw FileError(path: path, .cannotWrite(what: what, errno))
             }
         }
     }
@@ -214,9 +212,6 @@ public enum TextFile {
         return String(path[path.index(after: slash)...])
     }
 
-    /// The kernel's words for `code`, lower-cased to read inside a sentence: "no such file or directory".
-    public static func reason(_ code: Int32) -> String { Errno(rawValue: code).reason }
-
     static func size(_ bytes: Int) -> String {
         bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB"
             : bytes >= 1 << 10 && bytes % (1 << 10) == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
@@ -231,19 +226,62 @@ private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count
 private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { Darwin.write(fd, buffer, count) }
 #endif
 
-/// Why a file could not be read or written: the path, the line when the fault is inside it, and why.
+/// Why a file could not be read or written: the path, the line when the fault is inside it, and
+/// the problem as typed parts (the errno where a call failed); the text is made in `reason`.
 public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
     public var path: String
     /// 1-based, for a fault inside the text (such as a byte that is not UTF-8); nil for the file as a whole.
     public var line: Int?
-    /// What is wrong, such as `cannot read the trace: no such file or directory`.
-    public var reason: String
+    public var problem: Problem
 
-    public init(path: String, line: Int? = nil, _ reason: String) {
+    /// What went wrong; `what` names the file as the caller does (`the trace`, `the config file`).
+    public enum Problem: Hashable, Sendable, CustomStringConvertible {
+        /// Opening, examining or reading it failed.
+        case cannotRead(what: String, Errno)
+        /// It is a directory, and a file was to be read (`writing` false) or written.
+        case isDirectory(what: String, writing: Bool)
+        /// It is larger than `limit` bytes, the most kiosk reads as `what`.
+        case tooLarge(what: String, limit: Int)
+        /// At `column` of the error's line, `byte` (0: a NUL) is not UTF-8 text; `binary`: the file has NULs.
+        case notUTF8(what: String, column: Int, byte: UInt8, binary: Bool)
+        /// Writing, syncing or renaming it failed.
+        case cannotWrite(what: String, Errno)
+        /// The step of a write (`fsync`, `rename`) failed.
+        case cannotWriteStep(what: String, step: String, Errno)
+        /// The folder it goes in does not exist, is not a folder, or cannot be written (the errno).
+        case noDirectory(what: String, directory: String)
+        case notADirectory(what: String, directory: String)
+        case cannotWriteIn(what: String, directory: String, Errno)
+        /// The text is not what its format wants, as the format's reader says.
+        case malformed(String)
+
+        public var description: String {
+            switch self {
+            case .cannotRead(let what, let errno): "cannot read \(what): \(errno.reason)"
+            case .isDirectory(let what, let writing):
+                writing ? "cannot write \(what): it is a directory; expected a file name" : "cannot read \(what): it is a directory; expected a file"
+            case .tooLarge(let what, let limit): "cannot read \(what): it is larger than \(TextFile.size(limit)), the most kiosk reads as \(what)"
+            case .notUTF8(let what, let column, let byte, let binary):
+                "column \(column): \(byte == 0 ? "a NUL byte" : "byte 0x\(String(byte, radix: 16)) is not UTF-8"): \(what) must be UTF-8 text"
+                    + (binary ? ", not UTF-16 or a binary file" : "")
+            case .cannotWrite(let what, let errno): "cannot write \(what): \(errno.reason)"
+            case .cannotWriteStep(let what, let step, let errno): "cannot write \(what): \(step): \(errno.reason)"
+            case .noDirectory(let what, let directory): "cannot write \(what): the directory '\(directory)' does not exist"
+            case .notADirectory(let what, let directory): "cannot write \(what): '\(directory)' is not a directory"
+            case .cannotWriteIn(let what, let directory, let errno): "cannot write \(what) in the directory '\(directory)': \(errno.reason)"
+            case .malformed(let text): text
+            }
+        }
+    }
+
+    public init(path: String, line: Int? = nil, _ problem: Problem) {
         self.path = path
         self.line = line
-        self.reason = reason
+        self.problem = problem
     }
+
+    /// What is wrong, such as `cannot read the trace: no such file or directory`.
+    public var reason: String { problem.description }
 
     public var description: String { line.map { "\(path):\($0): \(reason)" } ?? "\(path): \(reason)" }
 }

@@ -93,7 +93,7 @@ public struct StateFile: Sendable {
     }
 
     private func failure(_ step: String, _ code: Int32) -> FileError {
-        FileError(path: path, "cannot write the state file: \(step): \(TextFile.reason(code))")
+        FileError(path: path, .cannotWriteStep(what: "the state file", step: step, Errno(rawValue: code)))
     }
 
     /// The call through KioskCore's one funnel (EINTR retried there); -1 on failure, with `errno`

@@ -87,11 +87,11 @@ public final class ProtocolAConverter {
     public init(device: DeviceDescription, slots: Int = ProtocolAConverter.defaultSlotCount) throws(ProtocolAConverterError) {
         guard device.isMultitouchA else { throw .notProtocolA(device: device.name, axes: device.axisList) }
         guard slots > 0 else { throw .noSlots(device: device.name) }
-        guard let handle = mtdev_new() else { throw .mtdev(call: "mtdev_new", errno: ENOMEM) }
+        guard let handle = mtdev_new() else { throw .mtdev(SystemCallError(call: "mtdev_new", errno: Errno(rawValue: ENOMEM))) }
         let rc = mtdev_init(handle)
         guard rc == 0 else {
             mtdev_delete(handle)
-            throw .mtdev(call: "mtdev_init", errno: -rc)
+            throw .mtdev(SystemCallError(call: "mtdev_init", errno: Errno(rawValue: -rc)))
         }
         // Only the axes mtdev has a place for: others (ABS_MT_TOOL_X) would index before its tables.
         for (axis, info) in device.axes where Self.mtdevAxes.contains(axis.rawValue) {

@@ -1,4 +1,5 @@
 import InputEvents
+import KioskCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ public enum ProtocolAConverterError: Error, Hashable, Sendable, CustomStringConv
     /// Asked for no slots at all.
     case noSlots(device: String)
     /// libmtdev failed.
-    case mtdev(call: String, errno: Int32)
+    case mtdev(SystemCallError)
 
     public var description: String {
         switch self {
@@ -19,8 +20,8 @@ public enum ProtocolAConverterError: Error, Hashable, Sendable, CustomStringConv
                 + (axes.isEmpty ? "no absolute axes" : axes.map(\.name).joined(separator: ", "))
         case let .noSlots(device):
             "device '\(device)': a protocol A conversion needs at least one slot"
-        case let .mtdev(call, code):
-            "\(call) failed: \(String(cString: strerror(code)))"
+        case let .mtdev(failure):
+            "\(failure.call) failed: \(failure.errno)"
         }
     }
 }

@@ -148,7 +148,7 @@ extension PollLoop {
         do {
             try loop.open()
         } catch {
-            throw .system(call: error.call, path: "signals", errno: error.errno.rawValue)
+            throw .system(SystemCallError(call: error.call, subject: "signals", errno: error.errno))
         }
         defer { loop.close() }
         let end = seconds.map { MonotonicClock.now.adding(seconds: $0) }
@@ -161,7 +161,7 @@ extension PollLoop {
             let n: Int32
             switch loop.wait() {
             case .success(let ready): n = ready
-            case .failure(let errno): throw .system(call: "poll", path: "input", errno: errno.rawValue)
+            case .failure(let errno): throw .system(SystemCallError(call: "poll", subject: "input", errno: errno))
             }
             var signalled = false
             loop.takeSignals { _ in signalled = true }

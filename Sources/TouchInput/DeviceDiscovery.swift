@@ -1,4 +1,5 @@
 import InputEvents
+import KioskCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,8 +37,8 @@ public struct DeviceDiscovery {
 
         /// Whether it could not be opened for want of permission (EACCES, EPERM).
         var isRefused: Bool {
-            guard case .system("open", _, let code) = openError else { return false }
-            return code == EACCES || code == EPERM
+            guard case .system(let failure) = openError, failure.call == "open" else { return false }
+            return failure.errno.rawValue == EACCES || failure.errno.rawValue == EPERM
         }
     }
 
@@ -127,9 +128,10 @@ public struct DeviceDiscovery {
                 }
                 guard let wanted else { return .wait("no touchscreen in \(directory) yet") }
                 return .wait("no device named \"\(wanted)\" in \(directory) yet")
-            case .system(_, let path, ENOENT):
-                return .wait("\(path) is not there yet")
-            case .system("open", let path, let code) where (code == EACCES || code == EPERM) && settling.contains(path):
+            case .system(let failure) where failure.errno == .noSuchFile:
+                return .wait("\(failure.subject ?? "") is not there yet")
+            case .system(let failure) where failure.call == "open" && [EACCES, EPERM].contains(failure.errno.rawValue)
+                && settling.contains(failure.subject ?? ""):
                 return .settle([error])
             default:
                 return .problem("\(error)")

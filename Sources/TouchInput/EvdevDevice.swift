@@ -18,7 +18,9 @@ public final class EvdevDevice {
     public private(set) var resyncCount = 0
     public private(set) var isGrabbed = false
     /// The file descriptor, for the caller's poll loop.
-    public let fileDescriptor: Int32
+    /// Closed after libevdev lets go of it (deinit frees the handle first).
+    private let file: FileDescriptor
+    public var fileDescriptor: Int32 { file.rawValue }
     private let handle: OpaquePointer
 
     /// Opens a device node: a descriptor, or -1 with `errno` set. `open(2)` but in tests, which
@@ -35,15 +37,15 @@ public final class EvdevDevice {
         self.path = path
         let fd = opener(path)
         guard fd >= 0 else { throw .system(call: "open", path: path, errno: errno) }
+        let file = FileDescriptor(owning: fd)
         var device: OpaquePointer?
         let rc = libevdev_new_from_fd(fd, &device)
         guard rc == 0, let device else {
-            close(fd)
             throw .system(call: "libevdev_new_from_fd", path: path, errno: -rc)
         }
         // Event times on the monotonic clock, the one the loop and latency measurements use.
         _ = libevdev_set_clock_id(device, CLOCK_MONOTONIC)
-        fileDescriptor = fd
+        self.file = file
         handle = device
         description = Self.describe(device)
     }
@@ -51,7 +53,6 @@ public final class EvdevDevice {
     deinit {
         if isGrabbed { _ = libevdev_grab(handle, LIBEVDEV_UNGRAB) }
         libevdev_free(handle)
-        close(fileDescriptor)
     }
 
     /// Takes the device for this process alone (EVIOCGRAB): no console or other reader sees its events.

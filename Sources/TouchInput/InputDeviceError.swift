@@ -1,11 +1,12 @@
+import KioskCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Why an input device could not be used, naming the device and, where it helps, the fix.
 public enum InputDeviceError: Error, Equatable, CustomStringConvertible {
-    /// A system call failed on `path`.
-    case system(call: String, path: String, errno: Int32)
+    /// A system call failed; its subject is the device's path (or the directory watched).
+    case system(SystemCallError)
     /// The device went away (unplugged, or the driver unbound).
     case gone(path: String)
     /// No device in the directory is a touchscreen; each line says why one was skipped.
@@ -15,24 +16,35 @@ public enum InputDeviceError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .system(_, let path, _), .gone(let path): "\(path): \(cause)"
+        case .system(let failure): "\(failure.subject ?? failure.call): \(cause)"
+        case .gone(let path): "\(path): \(cause)"
         case .noTouchscreen, .notATouchscreen: cause
         }
+    }
+
+    /// `call` failed on `path` with `errno`.
+    public static func system(call: String, path: String, errno: Int32) -> InputDeviceError {
+        .system(SystemCallError(call: call, subject: path, errno: Errno(rawValue: errno)))
+    }
+
+    /// The path a failed call was made on, nil for another error.
+    public var failedPath: String? {
+        if case .system(let failure) = self { failure.subject } else { nil }
     }
 
     /// What went wrong, without the device's path in front: for a line that names the device already.
     public var cause: String {
         switch self {
-        case .system(let call, _, let code):
-            switch code {
+        case .system(let failure):
+            switch failure.errno.rawValue {
             case EACCES, EPERM:
-                "permission denied (\(call)): the user needs to be in group 'input' (sudo usermod -aG input $USER, then log in again)"
+                "permission denied (\(failure.call)): the user needs to be in group 'input' (sudo usermod -aG input $USER, then log in again)"
             case ENOENT:
                 "no such device"
             case EBUSY:
-                "\(call) failed: another process has grabbed the device"
+                "\(failure.call) failed: another process has grabbed the device"
             default:
-                "\(call) failed: \(String(cString: strerror(code)))"
+                "\(failure.call) failed: \(failure.errno)"
             }
         case .gone:
             "the device went away"

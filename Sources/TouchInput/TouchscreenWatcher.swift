@@ -70,7 +70,8 @@ public final class TouchscreenWatcher {
     /// Nodes said to be settling since the last touchscreen was taken.
     private var saidSettling: Set<String> = []
     private var decoder: TouchscreenDecoder?
-    private let inotify: Int32
+    private let inotifyFile: FileDescriptor
+    private var inotify: Int32 { inotifyFile.rawValue }
     /// Where inotify's records are read, made once: a 4 KiB temporary buffer is past the
     /// standard library's stack fast path, which may then ask glibc for the stack's bounds
     /// (and glibc reads /proc/self/maps for that) on every wake-up.
@@ -103,18 +104,13 @@ public final class TouchscreenWatcher {
         grabs = grab
         self.screen = screen
         self.calibration = calibration
-        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard inotify >= 0 else { throw .system(call: "inotify_init1", path: directory, errno: errno) }
-        do {
-            try watchDirectory()
-        } catch {
-            close(inotify)
-            throw error
-        }
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { throw .system(call: "inotify_init1", path: directory, errno: errno) }
+        inotifyFile = FileDescriptor(owning: fd)
+        try watchDirectory()
     }
 
     deinit {
-        close(inotify)
         inotifyBuffer.deallocate()
     }
 
@@ -158,7 +154,7 @@ public final class TouchscreenWatcher {
             settlingDeadline = nil
         case .settle(let refusals):
             for refusal in refusals {
-                guard case .system(_, let path, _) = refusal, let seen = appeared[path] else { continue }
+                guard let path = refusal.failedPath, let seen = appeared[path] else { continue }
                 let due = seen.adding(seconds: permissionGrace)
                 if settlingDeadline.map({ due < $0 }) ?? true { settlingDeadline = due }
                 if saidSettling.insert(path).inserted { body(.settling(path: path, reason: refusal.cause)) }

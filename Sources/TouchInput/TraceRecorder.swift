@@ -17,7 +17,8 @@ public final class TraceRecorder {
     public private(set) var eventCount = 0
     /// The first write that failed; after it nothing more is written.
     public private(set) var failure: TraceFileError?
-    private let fd: Int32
+    private let file: FileDescriptor
+    private var fd: Int32 { file.rawValue }
     private var writer = EvemuWriter(naming: TraceRecorder.libevdevName)
     private var pending = ""
     private var origin: Instant?
@@ -25,15 +26,16 @@ public final class TraceRecorder {
     /// Creates (or empties) `path` and writes the header for `device`.
     public init(path: String, device: DeviceDescription) throws(TraceFileError) {
         self.path = path
-        fd = open(path, kiosk_O_WRONLY | kiosk_O_CREAT | kiosk_O_TRUNC | kiosk_O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw TraceFileError(path: path, call: "open", errno: errno) }
+        do throws(SystemCallError) {
+            file = try FileDescriptor.open(path, kiosk_O_WRONLY | kiosk_O_CREAT | kiosk_O_TRUNC | kiosk_O_CLOEXEC, mode: 0o644)
+        } catch {
+            throw TraceFileError(error)
+        }
         pending.reserveCapacity(16 * 1024)
         pending = writer.header(device, comments: Self.systemComments())
         flush()
         if let failure { throw failure }
     }
-
-    deinit { close(fd) }
 
     /// Adds `event`; a `SYN_REPORT` writes out its report.
     public func record(_ event: InputEvent) {
@@ -104,9 +106,16 @@ public final class TraceRecorder {
 
 /// A trace file that could not be written: which file, which call, and why.
 public struct TraceFileError: Error, Equatable, CustomStringConvertible {
-    public var path: String
-    public var call: String
-    public var errno: Int32
+    /// The call, the trace's path as its subject, and the errno.
+    public var failure: SystemCallError
 
-    public var description: String { "\(path): \(call) failed: \(String(cString: strerror(errno)))" }
+    public init(path: String, call: String, errno: Int32) {
+        failure = SystemCallError(call: call, subject: path, errno: Errno(rawValue: errno))
+    }
+
+    public init(_ failure: SystemCallError) { self.failure = failure }
+
+    public var path: String { failure.subject ?? "" }
+
+    public var description: String { "\(path): \(failure.call) failed: \(failure.errno)" }
 }

@@ -63,10 +63,7 @@ struct RunCommand: ParsableCommand {
         } catch {
             logging.logger.critical("kiosk cannot start: \(error)", metadata: ["kiosk.version": "\(KioskVersion.current)"])
             logging.pump.drain(seconds: Self.exitDrainSeconds)
-            switch error {
-            case .config: throw ExitCode(2)
-            case .display, .loopFiles: throw ExitCode(1)
-            }
+            throw ExitCode(error.isConfig ? 2 : 1)
         }
         loop.onLogLevel = { logging.setLevel($0) }
         ControlSocket.install(on: loop, logger: logging.logger)

@@ -115,11 +115,11 @@ struct ShowCommand: ParsableCommand {
         defer { display.restore() }
         let panel = replay.scene.definition.panel
         let pipeline: FramePipeline
-        do {
+        do throws(DrawingResourceError) {
             pipeline = try FramePipeline(width: Int(panel.widthPixels), height: Int(panel.heightPixels), format: pixelFormat,
                                          font: font, rotation: turn, output: display)
         } catch {
-            throw DisplayError("the frame cannot be drawn: \(error)")
+            throw DisplayError(.frameNotDrawn(error))
         }
         let size = turn.panelSize(width: pipeline.shadow.width, height: pipeline.shadow.height)
         if size.width != display.mode.width || size.height != display.mode.height {
@@ -146,7 +146,7 @@ struct ShowCommand: ParsableCommand {
             var p = pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)
             if poll(&p, 1, 100) > 0 { try display.handleEvents() }
         }
-        if display.isFlipPending { throw DisplayError("\(display.cardName): a page flip did not complete within 5 s") }
+        if display.isFlipPending { throw DisplayError(card: display.cardName, .flipTimedOut(seconds: 5)) }
     }
 
     static func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }

@@ -34,8 +34,8 @@ struct InProcessTests {
             let backlights = backlightClass ?? folder.appendingPathComponent("no-backlight").path
             loop = try KioskLoop(options: .init(configPath: path.path, backlightClass: backlights), logger: logger, logPump: nil,
                                  output: { _ throws(DisplayError) in
-                                     do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888) }
-                                     catch { throw DisplayError("\(error)") }
+                                     do throws(DrawingResourceError) { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888) }
+                                     catch { throw DisplayError(.headless(error)) }
                                  })
             let settings = try #require(loop.configuration.mqtt)
             mqtt = try MQTTExtension(settings: settings, logger: logger, now: MonotonicClock.now)

@@ -44,8 +44,8 @@ final class VirtualLoopOnBroker {
         let logger = Logger(label: "test", factory: { _ in handler })
         loop = try KioskLoop(options: .init(configPath: path.path), logger: logger, logPump: nil,
                              output: { _ throws(DisplayError) in
-                                 do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock) }
-                                 catch { throw DisplayError("\(error)") }
+                                 do throws(DrawingResourceError) { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock) }
+                                 catch { throw DisplayError(.headless(error)) }
                              }, clock: clock)
         embedded = EmbeddedLoop(loop, clock: clock)
         let settings = try #require(loop.configuration.mqtt)

@@ -90,7 +90,7 @@ final class PluggableOutput: WrappedOutput {
 
     var summary: String { "pluggable " + inner.summary }
     func recover() throws(DisplayError) {
-        guard connection.isConnected else { throw DisplayError("card0: HDMI-A-1: nothing is connected") }
+        guard connection.isConnected else { throw DisplayError(card: "card0", .nothingConnected(connector: "HDMI-A-1", named: false)) }
         recoveries += 1
     }
     func probeConnection() -> DisplayConnection? { connection }

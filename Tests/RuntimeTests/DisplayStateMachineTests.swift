@@ -36,8 +36,8 @@ struct DisplayStateMachineTests {
 
     @Test func aLostDisplayIsSaidOnceAndRetriedEveryTwoSecondsUntilItIsBack() {
         var m = DisplayStateMachine()
-        guard case .lost(_, true) = m.failed(DisplayError("flip refused"), at: t0) else { Issue.record("said the first time"); return }
-        guard case .lost(_, false) = m.failed(DisplayError("flip refused"), at: t0) else { Issue.record("not said again"); return }
+        guard case .lost(_, true) = m.failed(DisplayError(card: "card0", SystemCallError(call: "drmModePageFlip", errno: Errno(rawValue: EACCES))), at: t0) else { Issue.record("said the first time"); return }
+        guard case .lost(_, false) = m.failed(DisplayError(card: "card0", SystemCallError(call: "drmModePageFlip", errno: Errno(rawValue: EACCES))), at: t0) else { Issue.record("not said again"); return }
         #expect(m.retryDeadline == t0.adding(seconds: 2) && m.statusWord == "down" && !m.canDraw && !m.readsEvents)
         guard case .none = m.tick(at: t0.adding(seconds: 1.9)) else { Issue.record("not before its time"); return }
         guard case .recover = m.tick(at: t0.adding(seconds: 2)) else { Issue.record("retried when due"); return }
@@ -51,7 +51,7 @@ struct DisplayStateMachineTests {
         var m = DisplayStateMachine()
         guard case .sayUnplugged = m.unplugged() else { Issue.record("said"); return }
         guard case .none = m.unplugged() else { Issue.record("said once"); return }
-        guard case .none = m.failed(DisplayError("x"), at: t0) else { Issue.record("no retry while unplugged"); return }
+        guard case .none = m.failed(DisplayError(card: "card0", .flipPending(drawing: false)), at: t0) else { Issue.record("no retry while unplugged"); return }
         #expect(m.retryDeadline == nil && !m.canDraw)
         guard case .recover = m.pluggedIn() else { Issue.record("plugged in: taken again"); return }
         var up = DisplayStateMachine()

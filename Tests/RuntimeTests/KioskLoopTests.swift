@@ -74,12 +74,12 @@ final class FailingOutput: WrappedOutput {
     func present() throws(DisplayError) -> Instant? {
         if isDown {
             failedPresents += 1
-            throw DisplayError("card0: drmModePageFlip Virtual-1: Permission denied")
+            throw DisplayError(card: "card0", SystemCallError(call: "drmModePageFlip", subject: "Virtual-1", errno: Errno(rawValue: EACCES)))
         }
         return try inner.present()
     }
     func recover() throws(DisplayError) {
-        guard !isDown else { throw DisplayError("card0: cannot become DRM master again: master held by another process") }
+        guard !isDown else { throw DisplayError.masterRefused(card: "card0", errno: EBUSY, again: true) }
         recoveries += 1
     }
 }

@@ -41,8 +41,8 @@ class LiveLoopRun {
         loop = try KioskLoop(options: .init(configPath: path, logLevel: .debug, backlightClass: backlights), logger: logger, logPump: nil,
                              output: { _ throws(DisplayError) in
                                  if let given { return given }
-                                 do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock) }
-                                 catch { throw DisplayError("\(error)") }
+                                 do throws(DrawingResourceError) { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock) }
+                                 catch { throw DisplayError(.headless(error)) }
                              }, clock: clock)
         embedded = EmbeddedLoop(loop, clock: clock)
     }

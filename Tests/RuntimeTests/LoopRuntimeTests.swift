@@ -38,8 +38,8 @@ final class LiveLoop {
         if realClock { clock.now = MonotonicClock.now }
         let options = KioskLoop.Options(configPath: path, injectedStall: stall)
         let makeOutput: (DisplaySettings) throws(DisplayError) -> any FrameOutput = { _ throws(DisplayError) in
-            do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: now) }
-            catch { throw DisplayError("\(error)") }
+            do throws(DrawingResourceError) { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: now) }
+            catch { throw DisplayError(.headless(error)) }
         }
         loop = try KioskLoop(options: options, logger: logger, logPump: nil, output: makeOutput, clock: now)
         loop.tick(at: now.now)

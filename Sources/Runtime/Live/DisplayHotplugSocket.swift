@@ -48,23 +48,19 @@ public struct Uevent: Equatable, Sendable {
 /// the loop for one thing: a display plugged or unplugged, so an idle kiosk notices without
 /// waiting for its next page flip. No udev needed: the kernel sends these itself.
 public final class DisplayHotplugSocket {
-    public let fileDescriptor: Int32
+    private let file: FileDescriptor
+    public var fileDescriptor: Int32 { file.rawValue }
     /// A uevent is at most 2 KiB (the kernel's UEVENT_BUFFER_SIZE); what is longer is cut here.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8192, alignment: 8)
 
-    /// Why the socket cannot be had, naming the call (a sandbox may forbid AF_NETLINK).
-    public struct Failure: Error, CustomStringConvertible {
-        public var call: String
-        public var errno: Int32
-        public var description: String { "\(call): \(String(cString: strerror(errno)))" }
-    }
-
-    public init() throws(Failure) {
+    /// Throws the call that failed (a sandbox may forbid AF_NETLINK).
+    public init() throws(SystemCallError) {
         let fd = socket(AF_NETLINK, kiosk_SOCK_DGRAM_CLOEXEC_NONBLOCK, kiosk_NETLINK_KOBJECT_UEVENT)
         guard fd >= 0 else {
             buffer.deallocate()
-            throw Failure(call: "socket(AF_NETLINK, NETLINK_KOBJECT_UEVENT)", errno: errno)
+            throw SystemCallError(call: "socket(AF_NETLINK, NETLINK_KOBJECT_UEVENT)", errno: .current)
         }
+        let file = FileDescriptor(owning: fd)
         var address = sockaddr_nl()
         address.nl_family = sa_family_t(AF_NETLINK)
         // Group 1: the kernel's own events (udev re-sends them on group 2, after its rules).
@@ -74,15 +70,13 @@ public final class DisplayHotplugSocket {
         }
         guard bound == 0 else {
             let code = errno
-            close(fd)
             buffer.deallocate()
-            throw Failure(call: "bind(NETLINK_KOBJECT_UEVENT)", errno: code)
+            throw SystemCallError(call: "bind(NETLINK_KOBJECT_UEVENT)", errno: Errno(rawValue: code))
         }
-        fileDescriptor = fd
+        self.file = file
     }
 
     deinit {
-        close(fileDescriptor)
         buffer.deallocate()
     }
 

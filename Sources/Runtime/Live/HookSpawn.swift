@@ -13,28 +13,21 @@ struct SpawnedProcess {
     var stderr: Int32
 }
 
-/// Why a program could not be started: the call that failed and the system's reason.
-struct SpawnError: Error, CustomStringConvertible {
-    var call: String
-    var code: Int32
-    var description: String { "\(call): \(String(cString: strerror(code)))" }
-}
-
 enum HookSpawn {
     /// Starts `argv` with exactly `environment`, stdin on /dev/null, in a process group of its
     /// own (so TERM and KILL reach what it starts too), with default signal handling and an
     /// empty signal mask: the loop blocks the signals it reads through a signalfd, and a child
     /// that inherited that mask would never see the TERM of its timeout. posix_spawn (vfork and
     /// exec in glibc) does not block the loop, and reports an exec failure (ENOENT, EACCES,
-    /// ENOEXEC) as its result.
-    static func start(_ argv: [String], environment: [String]) -> Result<SpawnedProcess, SpawnError> {
+    /// ENOEXEC) as its result. A failure names the call that failed and its errno.
+    static func start(_ argv: [String], environment: [String]) -> Result<SpawnedProcess, SystemCallError> {
         var out: [Int32] = [-1, -1]
         var err: [Int32] = [-1, -1]
-        guard kiosk_pipe2(&out, O_CLOEXEC) == 0 else { return .failure(SpawnError(call: "pipe2", code: errno)) }
+        guard kiosk_pipe2(&out, O_CLOEXEC) == 0 else { return .failure(SystemCallError(call: "pipe2", errno: .current)) }
         guard kiosk_pipe2(&err, O_CLOEXEC) == 0 else {
             let code = errno
             close(out[0]); close(out[1])
-            return .failure(SpawnError(call: "pipe2", code: code))
+            return .failure(SystemCallError(call: "pipe2", errno: Errno(rawValue: code)))
         }
         // Only our ends are non-blocking: the hook writes to a pipe that blocks, as programs expect.
         for fd in [out[0], err[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
@@ -71,7 +64,7 @@ enum HookSpawn {
         let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
         guard result == 0 else {
             close(out[0]); close(err[0])
-            return .failure(SpawnError(call: "posix_spawn", code: result))
+            return .failure(SystemCallError(call: "posix_spawn", errno: Errno(rawValue: result)))
         }
         let pidfd = pidfd_open(pid, 0)
         guard pidfd >= 0 else {
@@ -81,7 +74,7 @@ enum HookSpawn {
             var status: Int32 = 0
             _ = systemCall { waitpid(pid, &status, 0) }
             close(out[0]); close(err[0])
-            return .failure(SpawnError(call: "pidfd_open", code: code))
+            return .failure(SystemCallError(call: "pidfd_open", errno: Errno(rawValue: code)))
         }
         _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
         return .success(SpawnedProcess(pid: pid, pidfd: pidfd, stdout: out[0], stderr: err[0]))

@@ -4,6 +4,7 @@ import KioskConfig
 import KioskCore
 import KioskLog
 import KioskVersion
+import Scene
 import TouchInput
 #if canImport(Glibc)
 import Glibc
@@ -29,15 +30,15 @@ extension KioskLoop {
         let rotation = DisplayRotation(degrees: d.rotation) ?? .upright
         if d.card == "headless" {
             let size = rotation.panelSize(width: sceneSize.width, height: sceneSize.height)
-            do {
+            do throws(DrawingResourceError) {
                 return try HeadlessDisplay(width: size.width, height: size.height, format: format, clock: clock)
             } catch {
-                throw DisplayError("headless: \(error)")
+                throw DisplayError(.headless(error))
             }
         }
         var request: ModeRequest?
         if let mode = d.mode {
-            guard let r = ModeRequest(parsing: mode) else { throw DisplayError("display.mode: '\(mode)' is not WxH or WxH@R") }
+            guard let r = ModeRequest(parsing: mode) else { throw DisplayError(.badMode(mode)) }
             request = r
         }
         return try DRMDisplay(card: d.card, connector: d.connector, mode: request, format: format)
@@ -92,17 +93,35 @@ extension KioskLoop {
 
 /// Why `kiosk run` could not start.
 public enum KioskLoopError: Error, CustomStringConvertible {
-    /// The config, the font or the scene is wrong: exit status 2.
-    case config(String)
+    /// The config file is wrong (the error names its file, line and key): exit status 2, as for
+    /// each case up to `.display`.
+    case config(ConfigError)
+    /// `display.rotation` in `file` is not a right angle.
+    case rotation(file: String, degrees: Int)
+    /// `display.font` in `file` cannot be loaded.
+    case font(file: String, DrawingResourceError)
+    /// The scene the config describes cannot be built.
+    case scene(SceneError)
     /// The display cannot be driven: exit status 1.
     case display(DisplayError)
     /// The loop's own descriptors (signals, timer) cannot be made, such as when the process is out
     /// of file descriptors: exit status 1. Not the display's fault, and not said to be.
     case loopFiles(SystemCallError)
 
+    /// The config, the font or the scene is wrong (exit status 2), not the machine.
+    public var isConfig: Bool {
+        switch self {
+        case .config, .rotation, .font, .scene: true
+        case .display, .loopFiles: false
+        }
+    }
+
     public var description: String {
         switch self {
-        case .config(let s): s
+        case .config(let error): "\(error)"
+        case .rotation(let file, let degrees): "\(file): display.rotation: \(degrees) is not 0, 90, 180 or 270"
+        case .font(let file, let error): "\(file): display.font: \(error)"
+        case .scene(let error): "\(error)"
         case .display(let error): error.description
         case .loopFiles(let failure): "the loop's signals and timer cannot be set up: \(failure)"
         }

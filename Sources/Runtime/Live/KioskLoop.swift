@@ -96,15 +96,15 @@ public final class KioskLoop {
     var screen = ScreenControl()
 
     /// Reads the config, opens the display and the touchscreen: `kiosk run`.
-    /// Throws `KioskLoopError.config` (exit status 2), `.display` or `.loopFiles` (exit status 1).
+    /// Throws `KioskLoopError.config`, `.rotation`, `.font` or `.scene` (exit status 2), `.display` or `.loopFiles` (exit status 1).
     public convenience init(options: Options, logger: Logger, logPump: LogPump?,
                             output makeOutput: ((DisplaySettings) throws(DisplayError) -> any FrameOutput)? = nil,
                             clock: any InstantClock = MonotonicClock()) throws(KioskLoopError) {
         let configuration: KioskConfiguration
-        do {
+        do throws(ConfigError) {
             configuration = try KioskConfiguration.load(path: options.configPath)
         } catch {
-            throw .config("\(error)")
+            throw .config(error)
         }
         let settings = configuration.runtime
         let output: any FrameOutput
@@ -158,21 +158,21 @@ public final class KioskLoop {
         self.notifier = notifier
         let settings = configuration.runtime
         guard let turn = DisplayRotation(degrees: settings.display.rotation) else {
-            throw .config("\(options.configPath): display.rotation: \(settings.display.rotation) is not 0, 90, 180 or 270")
+            throw .rotation(file: options.configPath, degrees: settings.display.rotation)
         }
         let size = Self.sceneSize(configuration)
         let level = options.logLevel ?? Logger.Level(settings.log.level)
-        do {
+        do throws(DrawingResourceError) {
             pipeline = try FramePipeline(width: size.width, height: size.height, format: Self.pixelFormat(settings.display),
                                          font: settings.display.font, rotation: turn, output: output)
         } catch {
-            throw .config("\(options.configPath): display.font: \(error)")
+            throw .font(file: options.configPath, error)
         }
-        do {
+        do throws(SceneError) {
             scene = try KioskScene(configuration.scene, trace: DecisionTrace(enabled: level <= .debug),
                                    recordsEvents: recordsEvents ?? (level <= .debug))
         } catch {
-            throw .config("\(error)")
+            throw .scene(error)
         }
         let now = clock.now
         meter = StageMeter(stats: LoopStats(budgets: Self.budgets(settings.loop, refresh: output?.refreshHz ?? 60), start: now),

@@ -173,7 +173,14 @@ final class ScreenshotJob {
     private func read(_ c: inout Child) {
         while true {
             let room = min(chunk.count, limits.maximumBytes + 1 - c.bytes.count)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(c.pipe, $0.baseAddress, room) }
+            let n: Int
+            switch systemCall({ chunk.withUnsafeMutableBytes { Glibc.read(c.pipe, $0.baseAddress, room) } }) {
+            case .success(let count): n = count
+            case .failure(let errno):
+                // Nothing more for now, or the pipe broke.
+                if errno != .wouldBlock { c.ended = true }
+                return
+            }
             if n > 0 {
                 c.bytes.append(contentsOf: chunk[0..<n])
                 if c.bytes.count > limits.maximumBytes {
@@ -185,9 +192,7 @@ final class ScreenshotJob {
                 }
                 continue
             }
-            if n == 0 { c.ended = true }
-            if n < 0, errno == EINTR { continue }
-            if n < 0, errno != EAGAIN { c.ended = true }
+            c.ended = true
             return
         }
     }

@@ -11,7 +11,8 @@ public final class SystemdNotifier {
     public let socketPath: String
     /// How often systemd wants a keep-alive (half of `WatchdogSec`), when the watchdog is on.
     public let watchdogInterval: Double?
-    private let fd: Int32
+    private let file: FileDescriptor
+    private var fd: Int32 { file.rawValue }
     public private(set) var lastKeepAlive: Instant?
 
     /// Reads `NOTIFY_SOCKET` and `WATCHDOG_USEC` (honouring `WATCHDOG_PID`); nil when not run by systemd.
@@ -20,8 +21,9 @@ public final class SystemdNotifier {
         socketPath = path
         // From the C shim: with CLinuxSystem's <sys/socket.h> in the module, a release (whole-module)
         // build no longer sees Glibc's SOCK_CLOEXEC and SOCK_NONBLOCK.
-        fd = socket(AF_UNIX, kiosk_SOCK_DGRAM_CLOEXEC_NONBLOCK, 0)
+        let fd = socket(AF_UNIX, kiosk_SOCK_DGRAM_CLOEXEC_NONBLOCK, 0)
         guard fd >= 0 else { return nil }
+        file = FileDescriptor(owning: fd)
         var interval: Double?
         if let usec = environment["WATCHDOG_USEC"].flatMap(Double.init), usec > 0 {
             let pid = environment["WATCHDOG_PID"].flatMap(Int32.init)
@@ -29,8 +31,6 @@ public final class SystemdNotifier {
         }
         watchdogInterval = interval
     }
-
-    deinit { close(fd) }
 
     /// When the next keep-alive is due.
     public func nextKeepAlive(after now: Instant) -> Instant? {
