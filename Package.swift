@@ -64,7 +64,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo-ft",
                        providers: [.apt(["libcairo2-dev", "libfreetype-dev"])]),
         // Drawing the scene with cairo into a shadow buffer, with damage tracking and PNG output.
-        .target(name: "Render", dependencies: ["CCairo", "Scene", "Gestures", "KioskCore"]),
+        .target(name: "Render", dependencies: ["CCairo", "Scene", "KioskCore"]),
         // libdrm (apt libdrm-dev): the only module that talks to DRM/KMS imports it.
         .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // The panel: card, connector, mode, dumb buffers, page flips, restore; and a headless target.

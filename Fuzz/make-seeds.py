@@ -141,7 +141,8 @@ def scene_seeds():
 
 
 def state_seeds():
-    """State files: whole, empty, refused by the config, another version, torn, escaped text."""
+    """State files: whole (as the version before device components), empty, refused by the config,
+    another version, device components (and of the wrong shape), torn, escaped text."""
     whole = """{
   "version": 1,
   "views": {
@@ -163,6 +164,12 @@ def state_seeds():
                              '"lamp": {"kind": "switch", "on": false}}}\n',
         "wrong-kind.json": '{"version": 1, "views": {"switch": {"kind": "button", "label": "x", "taps": -4}}}\n',
         "other-version.json": '{"version": 2, "views": {}}\n',
+        "device-components.json": '{"version": 1, "views": {}, "mqtt": {"announced": '
+                                  '["homeassistant/device/kiosk/config"], "device_components": '
+                                  '{"homeassistant/device/kiosk/config": {"lamp_switch": "switch", '
+                                  '"touch_binary_sensor": "binary_sensor"}, "old/device/n/config": {}}}}\n',
+        "device-components-wrong.json": '{"version": 1, "mqtt": {"device_components": '
+                                        '{"t": {"a_switch": 1}, "u": ["b_number"]}}}\n',
         "truncated.json": '{"version": 1, "views": {"slider": {"kind": "sli',
         "unicode.json": '{"version": 1, "views": {"button": {"kind": "button", '
                         '"label": "\\u00e9\\ud83d\\ude00\\u2028", "taps": 0}}}\n',

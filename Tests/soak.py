@@ -158,6 +158,9 @@ repeat_interval = 0
 [control]
 socket = "{self.folder}/control.sock"
 
+[state]
+directory = "{self.folder}"
+
 [mqtt]
 broker = "mqtt://127.0.0.1:{self.port}"
 client_id = "soak"
@@ -283,6 +286,22 @@ topic_prefix = "{self.prefix}"
         self.expect(retained.get("slider") == slider_state, f"the broker's retained slider state is {slider_state}: {retained}")
         switch_state = "ON" if last_switch else "OFF"
         self.expect(retained.get("switch") == switch_state, f"the broker's retained switch state is {switch_state}: {retained}")
+        self.final = (last_slider, last_switch, taps)
+
+    def check_state_file(self):
+        """After SIGTERM: the state file holds what the glass held at the end."""
+        if not getattr(self, "final", None):
+            return
+        slider, switch, taps = self.final
+        try:
+            with open(os.path.join(self.folder, "state.json")) as f:
+                views = json.load(f)["views"]
+        except (OSError, ValueError, KeyError) as e:
+            self.expect(False, f"the state file is readable after SIGTERM ({e})")
+            return
+        saved = (views.get("slider", {}).get("value"), views.get("switch", {}).get("on"), views.get("button", {}).get("taps"))
+        self.expect(saved == (slider, switch, taps),
+                    f"the state file holds the end state (slider, switch, taps) {saved} == {(slider, switch, taps)}")
 
     def retained(self, views):
         out = subprocess.run(["mosquitto_sub", "-p", str(self.port), "-v", "-W", "3", "-C", str(len(views))]
@@ -310,6 +329,7 @@ def main():
         soak.phase_load(10, 50) if args.short else soak.phase_load(100, 100)
     finally:
         soak.stop()
+    soak.check_state_file()
     if soak.failures:
         print(f"soak: {len(soak.failures)} failed", file=sys.stderr)
         sys.exit(1)

@@ -12,19 +12,11 @@ import Glibc
 final class ControlClient {
     let fd: Int32
     let number: Int
-    var capacity: Int
     var subscriptions = Set<ControlRequest.EventKind>()
-    /// Lines dropped because the queue was full.
-    private(set) var dropped = 0
     /// The client closed its side for writing: it is served until its queue is out, then closed.
     private(set) var readClosed = false
     /// The connection failed (a reset, a write refused): closed at the next look.
     private(set) var broken: String?
-
-    private var input: [UInt8] = []
-    /// Bytes read and not yet split into lines (they wait while `held`), from `next` on.
-    private var unread: [UInt8] = []
-    private var next = 0
     /// A command of this client waits for the loop: its next lines wait for the reply.
     var held = false
     /// The request id of the command waiting, for its reply.
@@ -33,67 +25,38 @@ final class ControlClient {
     var waitingLabel: String?
     /// The command waiting is a screenshot: once the loop took it, the reply waits for the picture.
     var waitingScreenshot = false
-    /// Part of an over-long line is being thrown away, up to its newline.
-    private var discarding = false
-    private var queue: [String] = []
-    private var head = 0
-    /// Bytes of `queue[head]` already written.
-    private var written = 0
+    private var incoming = IncomingLines()
+    private var outgoing: OutgoingLines
 
     init(fd: Int32, number: Int, capacity: Int) {
         self.fd = fd
         self.number = number
-        self.capacity = capacity
-        input.reserveCapacity(1024)
+        outgoing = OutgoingLines(capacity: capacity)
     }
 
     deinit { close(fd) }
 
-    var queued: Int { queue.count - head }
+    /// How many lines may wait for the client to read them.
+    var capacity: Int {
+        get { outgoing.capacity }
+        set { outgoing.capacity = newValue }
+    }
+    /// Lines dropped because the queue was full.
+    var dropped: Int { outgoing.dropped }
+    var queued: Int { outgoing.queued }
     var hasOutput: Bool { queued > 0 }
     var overflowed: Bool { dropped > 0 }
     /// Done with: gone, broken, too slow, or served to the end after it stopped writing.
-    var isFinished: Bool { broken != nil || overflowed || (readClosed && !hasOutput && !held && next == unread.count) }
+    var isFinished: Bool { broken != nil || overflowed || (readClosed && !hasOutput && !held && incoming.isDrained) }
 
     /// Queues `line` (without its newline); false, counted, when the queue is full.
     @discardableResult
-    func send(_ line: String) -> Bool {
-        guard queued < capacity else {
-            dropped += 1
-            return false
-        }
-        if head > 64, head * 2 > queue.count {
-            queue.removeFirst(head)
-            head = 0
-        }
-        queue.append(line + "\n")
-        return true
-    }
+    func send(_ line: String) -> Bool { outgoing.send(line) }
 
     /// Writes what the socket takes now.
     func flush() {
-        while head < queue.count, broken == nil {
-            let sent = queue[head].utf8.withContiguousStorageIfAvailable { bytes in
-                let rest = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[written...])
-                return systemCall { Glibc.send(fd, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-            } ?? .failure(Errno(rawValue: EINVAL))
-            let n: Int
-            switch sent {
-            case .success(let count): n = count
-            case .failure(let errno):
-                if errno != .wouldBlock && errno.rawValue != EWOULDBLOCK { broken = "write: \(errno)" }
-                return
-            }
-            written += n
-            if written == queue[head].utf8.count {
-                head += 1
-                written = 0
-            }
-        }
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            head = 0
-        }
+        guard broken == nil else { return }
+        if let errno = outgoing.flush(fd: fd) { broken = "write: \(errno)" }
     }
 
     /// Reads what is there and calls `line` with each whole line (without its newline, a CR
@@ -115,14 +78,85 @@ final class ControlClient {
                 readClosed = true
                 break
             }
-            unread.append(contentsOf: chunk[0..<n])
+            incoming.unread.append(contentsOf: chunk[0..<n])
         }
         drain(limit: limit, line: line, tooLong: tooLong)
     }
 
     /// Hands out the lines read and not handed out yet, until one holds the client.
     func drain(limit: Int, line: (ArraySlice<UInt8>) -> Void, tooLong: () -> Void) {
-        while !held, next < unread.count {
+        incoming.drain(limit: limit, held: { self.held }, readClosed: readClosed, line: line, tooLong: tooLong)
+    }
+}
+
+/// The lines waiting for a client to read them, at most `capacity`; the one being written is
+/// `queue[head]`, `written` bytes of it out.
+struct OutgoingLines {
+    var capacity: Int
+    /// Lines refused because the queue was full.
+    private(set) var dropped = 0
+    private var queue: [String] = []
+    private var head = 0
+    private var written = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    var queued: Int { queue.count - head }
+
+    /// Queues `line` (without its newline); false, counted, when the queue is full.
+    mutating func send(_ line: String) -> Bool {
+        guard queued < capacity else {
+            dropped += 1
+            return false
+        }
+        if head > 64, head * 2 > queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+        queue.append(line + "\n")
+        return true
+    }
+
+    /// Writes to `fd` what it takes now; the error that broke the connection, if one did.
+    mutating func flush(fd: Int32) -> Errno? {
+        while head < queue.count {
+            let skip = written
+            let sent = queue[head].utf8.withContiguousStorageIfAvailable { bytes in
+                let rest = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[skip...])
+                return systemCall { Glibc.send(fd, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            } ?? .failure(Errno(rawValue: EINVAL))
+            switch sent {
+            case .success(let count): written += count
+            case .failure(let errno):
+                return errno != .wouldBlock && errno.rawValue != EWOULDBLOCK ? errno : nil
+            }
+            if written == queue[head].utf8.count {
+                head += 1
+                written = 0
+            }
+        }
+        queue.removeAll(keepingCapacity: true)
+        head = 0
+        return nil
+    }
+}
+
+/// The bytes a client sent: `unread` from `next` on, and the line being gathered in `input`.
+struct IncomingLines {
+    var unread: [UInt8] = []
+    private var next = 0
+    private var input: [UInt8] = []
+    /// Part of an over-long line is being thrown away, up to its newline.
+    private var discarding = false
+
+    init() { input.reserveCapacity(1024) }
+
+    var isDrained: Bool { next == unread.count }
+
+    /// Hands out whole lines until `held` says a line holds the client; at the end of a client
+    /// that stopped writing (`readClosed`), a last line without its newline too.
+    mutating func drain(limit: Int, held: () -> Bool, readClosed: Bool, line: (ArraySlice<UInt8>) -> Void, tooLong: () -> Void) {
+        while !held(), next < unread.count {
             let b = unread[next]
             next += 1
             if b == UInt8(ascii: "\n") {
@@ -148,7 +182,7 @@ final class ControlClient {
         unread.removeAll(keepingCapacity: true)
         next = 0
         // A last line without its newline (`printf '...' | socat`) is still a line.
-        if readClosed, !held, !input.isEmpty {
+        if readClosed, !held(), !input.isEmpty {
             if !discarding { line(input[...]) }
             input.removeAll()
         }

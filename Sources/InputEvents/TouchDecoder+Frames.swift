@@ -47,12 +47,12 @@ extension TouchDecoder {
         // The kernel let go of the keys, not the fingers: whatever lifted in this report was
         // taken away (a single-touch panel's BTN_TOUCH 0, mtdev's lifts for a protocol A panel).
         for slot in slots.indices {
-            if slots[slot].ended != nil, slots[slot].endedPhase == .ended {
-                slots[slot].endedPhase = .cancelled
+            if slots[slot].ended?.phase == .ended {
+                slots[slot].ended?.phase = .cancelled
                 counters.releaseCancelledTouches += 1
             }
-            if slots[slot].tap != nil, slots[slot].tapPhase == .ended {
-                slots[slot].tapPhase = .cancelled
+            if slots[slot].tap?.phase == .ended {
+                slots[slot].tap?.phase = .cancelled
                 counters.releaseCancelledTouches += 1
             }
         }
@@ -61,16 +61,16 @@ extension TouchDecoder {
     /// The slot's contact that ended this report, and its same-report tap; true when either was.
     private mutating func appendEndsAndTaps(_ slot: Int) -> Bool {
         var changed = false
-        if let touch = slots[slot].ended {
-            frameTouches.append(Touch(id: touch, phase: slots[slot].endedPhase, location: point(slots[slot].endedX, slots[slot].endedY)))
+        if let lift = slots[slot].ended {
+            frameTouches.append(Touch(id: lift.touch, phase: lift.phase, location: point(lift.x, lift.y)))
             slots[slot].ended = nil
             changed = true
         }
-        if let touch = slots[slot].tap {
+        if let lift = slots[slot].tap {
             // The tap lvgl#5211 loses: began now, ended in a frame of its own at the same time.
-            let location = point(slots[slot].tapX, slots[slot].tapY)
-            frameTouches.append(Touch(id: touch, phase: .began, location: location))
-            pendingTouches.append(Touch(id: touch, phase: slots[slot].tapPhase, location: location))
+            let location = point(lift.x, lift.y)
+            frameTouches.append(Touch(id: lift.touch, phase: .began, location: location))
+            pendingTouches.append(Touch(id: lift.touch, phase: lift.phase, location: location))
             slots[slot].tap = nil
             counters.sameReportTaps += 1
             changed = true

@@ -68,18 +68,20 @@ public struct TouchDecoder: Sendable {
         /// Where the contact was in the last frame, to tell moved from stationary.
         var reportedX: Int32 = 0
         var reportedY: Int32 = 0
-        /// A contact from before this report that ended in it, and where; cancelled when it never lifted.
-        var ended: TouchID?
-        var endedPhase = TouchPhase.ended
-        var endedX: Int32 = 0
-        var endedY: Int32 = 0
-        /// A contact that began and ended within this report, and where.
-        var tap: TouchID?
-        var tapPhase = TouchPhase.ended
-        var tapX: Int32 = 0
-        var tapY: Int32 = 0
+        /// A contact from before this report that ended in it; cancelled when it never lifted.
+        var ended: Lift?
+        /// A contact that began and ended within this report.
+        var tap: Lift?
         /// The contact's size on `sizeAxis`, in device units.
         var size: Int32 = 0
+    }
+
+    /// A contact that ended in the report being read: how, and where (device units).
+    struct Lift {
+        var touch: TouchID
+        var phase: TouchPhase
+        var x: Int32
+        var y: Int32
     }
 
     /// More slots than any touch controller has; a description claiming more is capped.
@@ -240,8 +242,8 @@ public struct TouchDecoder: Sendable {
         for i in slots.indices {
             let location = point(slots[i].reportedX, slots[i].reportedY)
             // Set only for a touch from before this report, as the last frame had it.
-            if let touch = slots[i].ended {
-                frameTouches.append(Touch(id: touch, phase: .cancelled, location: location))
+            if let lift = slots[i].ended {
+                frameTouches.append(Touch(id: lift.touch, phase: .cancelled, location: location))
             }
             if let touch = slots[i].touch, !slots[i].began {
                 frameTouches.append(Touch(id: touch, phase: .cancelled, location: location))
@@ -262,7 +264,7 @@ public struct TouchDecoder: Sendable {
     /// The contact size of a touch down or just lifted, in millimetres; nil when the panel reports none.
     public func sizeMillimetres(of id: TouchID) -> Double? {
         guard sizeAxis != nil, sizeMillimetresPerUnit > 0 else { return nil }
-        guard let slot = slots.first(where: { $0.touch == id || $0.tap == id || $0.ended == id }) else { return nil }
+        guard let slot = slots.first(where: { $0.touch == id || $0.tap?.touch == id || $0.ended?.touch == id }) else { return nil }
         return Double(slot.size) * sizeMillimetresPerUnit
     }
 
@@ -344,16 +346,12 @@ public struct TouchDecoder: Sendable {
 
     mutating func end(_ slot: Int, phase: TouchPhase = .ended) {
         guard let touch = slots[slot].touch else { return }
-        slots[slot].endedPhase = phase
-        let (x, y) = (slots[slot].x, slots[slot].y)
+        let lift = Lift(touch: touch, phase: phase, x: slots[slot].x, y: slots[slot].y)
         if slots[slot].began {
             if slots[slot].tap != nil { counters.collapsedTaps += 1 }
-            slots[slot].tap = touch
-            slots[slot].tapPhase = phase
-            (slots[slot].tapX, slots[slot].tapY) = (x, y)
+            slots[slot].tap = lift
         } else {
-            slots[slot].ended = touch
-            (slots[slot].endedX, slots[slot].endedY) = (x, y)
+            slots[slot].ended = lift
         }
         slots[slot].touch = nil
         slots[slot].began = false

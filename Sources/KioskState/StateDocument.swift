@@ -13,7 +13,8 @@ import Scene
 ///     "button": {"kind": "button", "label": "Press me", "taps": 3},
 ///     "canvas": {"kind": "canvas", "theme": "night"}
 ///   },
-///   "mqtt": {"announced": ["homeassistant/number/kiosk/slider/config"]},
+///   "mqtt": {"announced": ["homeassistant/device/kiosk/config", "kiosk/slider/state"],
+///            "device_components": {"homeassistant/device/kiosk/config": {"slider_number": "number"}}},
 ///   "display": {"on": true, "brightness": 0.6, "blank_after": 300, "blank_after_config": 120}
 /// }
 /// ```
@@ -31,12 +32,17 @@ public struct StateDocument: Sendable, Equatable {
     public var views: [SavedView]
     /// What MQTT announced (retained topics), for clearing what a later config no longer has.
     public var announcedTopics: Set<String>
+    /// The components each device config MQTT announced held (`cmps`): by the config's topic,
+    /// each component id's platform. Empty in a file from before they were kept.
+    public var deviceComponents: [String: [String: String]]
     /// The display's on/off, brightness and `blank_after` as last set; nil in a file from before.
     public var display: SavedDisplay?
 
-    public init(views: [SavedView] = [], announcedTopics: Set<String> = [], display: SavedDisplay? = nil) {
+    public init(views: [SavedView] = [], announcedTopics: Set<String> = [], deviceComponents: [String: [String: String]] = [:],
+                display: SavedDisplay? = nil) {
         self.views = views
         self.announcedTopics = announcedTopics
+        self.deviceComponents = deviceComponents
         self.display = display
     }
 
@@ -51,7 +57,14 @@ public struct StateDocument: Sendable, Equatable {
         out += views.isEmpty ? "},\n" : "\n  },\n"
         out += "  \"mqtt\": {\"announced\": ["
         out += announcedTopics.sorted().map { "\n    " + JSONString.quoted($0) }.joined(separator: ",")
-        out += announcedTopics.isEmpty ? "]}" : "\n  ]}"
+        out += announcedTopics.isEmpty ? "]" : "\n  ]"
+        out += ", \"device_components\": {"
+        out += deviceComponents.keys.sorted().map { topic in
+            let components = (deviceComponents[topic] ?? [:]).sorted { $0.key < $1.key }
+            return "\n    " + JSONString.quoted(topic) + ": {"
+                + components.map { JSONString.quoted($0.key) + ": " + JSONString.quoted($0.value) }.joined(separator: ", ") + "}"
+        }.joined(separator: ",")
+        out += deviceComponents.isEmpty ? "}}" : "\n  }}"
         if let d = display { out += ",\n  \"display\": " + d.json }
         return out + "\n}\n"
     }
@@ -94,7 +107,8 @@ public struct StateDocument: Sendable, Equatable {
             guard let v = form.views?[name] else { continue }
             views.append(SavedView(name: name, state: try v.state(name)))
         }
-        return StateDocument(views: views, announcedTopics: Set(form.mqtt?.announced ?? []), display: try form.display?.saved())
+        return StateDocument(views: views, announcedTopics: Set(form.mqtt?.announced ?? []),
+                             deviceComponents: form.mqtt?.device_components ?? [:], display: try form.display?.saved())
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0a || b == 0x0d || b == 0x09 }
@@ -161,6 +175,8 @@ public struct StateDocument: Sendable, Equatable {
 
     private struct MQTTForm: Decodable {
         var announced: [String]?
+        /// Not in a file from before the device config's components were kept.
+        var device_components: [String: [String: String]]?
     }
 
     private struct ViewForm: Decodable {

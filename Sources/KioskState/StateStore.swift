@@ -35,6 +35,7 @@ public final class StateStore {
     /// The scene's saved views at the last look: what the next write saves.
     private var views: [SavedView] = []
     private var announced: Set<String> = []
+    private var deviceComponents: [String: [String: String]] = [:]
     private var display: SavedDisplay?
     /// Something is not on disk yet.
     private var dirty = false
@@ -59,17 +60,22 @@ public final class StateStore {
     public var hasUnsavedChanges: Bool { dirty }
 
     /// What the scene holds now, as the file will say it.
-    public var document: StateDocument { StateDocument(views: views, announcedTopics: announced, display: display) }
+    public var document: StateDocument { StateDocument(views: views, announcedTopics: announced, deviceComponents: deviceComponents, display: display) }
 
     // MARK: MQTT's announced topics
 
     /// The retained topics MQTT said it announced, as the state file keeps them across restarts.
     public var announcedTopics: Set<String> { announced }
 
-    /// Replaces the announced topics; written with the next write (coalesced like any change).
-    public func remember(announced topics: Set<String>) {
-        guard topics != announced else { return }
+    /// The components of each device config MQTT announced: by topic, each component id's platform.
+    public var announcedDeviceComponents: [String: [String: String]] { deviceComponents }
+
+    /// Replaces the announced topics and device components; written with the next write
+    /// (coalesced like any change).
+    public func remember(announced topics: Set<String>, deviceComponents components: [String: [String: String]]) {
+        guard topics != announced || components != deviceComponents else { return }
         announced = topics
+        deviceComponents = components
         dirty = true
     }
 
@@ -101,6 +107,7 @@ public final class StateStore {
         case .document(let d):
             onDisk = d.views
             announced = d.announcedTopics
+            deviceComponents = d.deviceComponents
             display = d.display
             var dropped: [String] = []
             var restored = 0

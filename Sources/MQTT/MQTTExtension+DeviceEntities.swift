@@ -23,14 +23,11 @@ extension MQTTExtension {
         return nil
     }
 
-    /// A start's or a reload's entities: the ones gone are removed from Home Assistant, and the
-    /// retained messages brought in line with what is announced now.
+    /// A start's or a reload's entities: the retained messages are brought in line with what is
+    /// announced now (the ones gone removed from Home Assistant, `bringRetainedInLine`).
     func takeDeviceEntities(_ given: [DeviceEntity]) {
         let entities = withDisplayBrightness(given)
         guard entities != deviceEntities else { return }
-        for e in deviceEntities where !entities.contains(where: { $0.component == e.component && $0.level == e.level }) {
-            removedEntities.append((e.component, e.level))
-        }
         deviceEntities = entities
         retainedOutOfLine = true
         if settings.discovery == .device { discoveryWanted = .all }

@@ -33,11 +33,7 @@ extension MQTTExtension {
     /// A reload's scene: its controls from now on; new ones announced and published, the ones
     /// gone (or renamed, or of another kind) cleared from the broker.
     func takeViews(of scene: KioskScene) {
-        let before = controls
         controls = Self.controls(of: scene, keeping: controls)
-        for c in before where !controls.contains(where: { $0.name == c.name && $0.kind == c.kind }) {
-            for component in HomeAssistantDiscovery.components(c.kind) { removedEntities.append((component, c.name)) }
-        }
         labels = Self.labels(of: scene)
         retainedOutOfLine = true
         // The device form's one config changes with the views: sent again whole.
@@ -45,24 +41,41 @@ extension MQTTExtension {
         if settings.discovery == .entity, discoveryWanted == .none { discoveryWanted = .missing }
     }
 
-    /// What the config announces now.
+    /// What the config announces now; in the device form, the components its device config no
+    /// longer has (`componentsOnBroker`) are in it as their platform alone.
     var retained: RetainedTopics {
-        RetainedTopics(controls: controls.map { ($0.name, $0.kind) }, labels: labels, removed: removedEntities,
-                       deviceEntities: deviceEntities, discovery: settings.discovery != .off ? discovery : nil, topics: topics)
+        let views = controls.map { ($0.name, $0.kind) }
+        let held = settings.discovery == .device ? componentsOnBroker[topics.deviceDiscovery] ?? [] : []
+        let gone = held.subtracting(HomeAssistantDiscovery.deviceComponents(views, deviceEntities: deviceEntities))
+        return RetainedTopics(controls: views, labels: labels, removed: Array(gone), deviceEntities: deviceEntities,
+                              discovery: settings.discovery != .off ? discovery : nil, topics: topics)
+    }
+
+    /// The device config's components as `wanted` announces it (none without it).
+    func components(in wanted: RetainedTopics) -> DeviceComponents {
+        guard settings.discovery == .device, wanted.all.contains(topics.deviceDiscovery) else { return [:] }
+        let views = controls.map { ($0.name, $0.kind) }
+        return [topics.deviceDiscovery: HomeAssistantDiscovery.deviceComponents(views, deviceEntities: deviceEntities)]
     }
 
     /// Clears what was announced and is no longer (an empty retained message each), sends the
-    /// discovery configs wanted, and remembers the set. Waits while libmosquitto's queue is too
-    /// full to take it all.
+    /// discovery configs wanted (a device config with its gone components as their platform
+    /// alone), and remembers the set. Waits while libmosquitto's queue is too full to take it all.
     func bringRetainedInLine() {
         guard retainedOutOfLine || discoveryWanted != .none else { return }
         let wanted = retained
         let orphans = wanted.orphans(of: announced)
         let configs = wanted.discovery.filter { discoveryWanted == .all || (discoveryWanted == .missing && !announced.contains($0.topic)) }
         guard queued + orphans.count + configs.count < Self.maximumQueued else { return }
-        // Remembered before it is sent: a power cut in between leaves a topic to clear, never one unknown.
+        // Remembered before it is sent: a power cut in between leaves a topic to clear or a
+        // component to remove, never one unknown.
         let all = wanted.all
-        if !all.isSubset(of: announced) { memory.remember(announced: announced.union(all)) }
+        let now = components(in: wanted)
+        var before = componentsOnBroker
+        before.merge(now) { $0.union($1) }
+        if !all.isSubset(of: announced) || before != componentsOnBroker {
+            memory.remember(announced: announced.union(all), deviceComponents: before)
+        }
         for topic in orphans { send(topic, "", qos: 1, retain: true) }
         counters.cleared += orphans.count
         for m in configs { send(m.topic, m.payload, qos: 1, retain: true) }
@@ -70,9 +83,13 @@ extension MQTTExtension {
             log.info("mqtt: cleared what the config no longer announces", metadata: ["mqtt.cleared": "\(orphans.joined(separator: ","))"])
         }
         announced = all
-        if memory.announcedTopics != all { memory.remember(announced: all) }
+        // A device config cleared is gone with its components; one not sent now keeps them.
+        componentsOnBroker = componentsOnBroker.filter { all.contains($0.key) }
+        if configs.contains(where: { $0.topic == topics.deviceDiscovery }) { componentsOnBroker.merge(now) { $1 } }
+        if memory.announcedTopics != all || memory.deviceComponents != componentsOnBroker {
+            memory.remember(announced: all, deviceComponents: componentsOnBroker)
+        }
         retainedOutOfLine = false
-        if !configs.isEmpty || settings.discovery != .device { removedEntities.removeAll() }
         discoveryWanted = .none
     }
 

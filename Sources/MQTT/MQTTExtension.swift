@@ -78,8 +78,9 @@ public final class MQTTExtension: LoopExtension {
     var deviceEntities: [DeviceEntity] = []
     /// The display's status and what was published of it (MQTTExtension+Display.swift).
     var displayOnBroker = DisplayOnBroker()
-    /// Entities removed by a reload, to be sent once in the device config as their platform alone.
-    var removedEntities: [(component: String, view: String)] = []
+    /// The components each device config on the broker holds, by topic (remembered across
+    /// restarts): one the views no longer have is sent once as its platform alone.
+    var componentsOnBroker: DeviceComponents
     var commands: [(String, [UInt8])] = []
     /// Commands submitted to the loop and not yet applied, with their topics (for a refusal's line).
     var waitingTopics: [(ticket: Int, topic: String)] = []
@@ -143,6 +144,7 @@ public final class MQTTExtension: LoopExtension {
         machine = MQTTConnection(will: MQTTConnection.Will(topic: topics.availability), discovery: settings.discovery != .off, now: now)
         self.memory = memory
         announced = memory.announcedTopics
+        componentsOnBroker = memory.deviceComponents
         lastNow = now
         if let ca = settings.caFile { try client.setTLS(caFile: ca) }
         client.onConnect = { [unowned self] rc in connack(rc) }

@@ -66,12 +66,12 @@ public struct HomeAssistantDiscovery: Sendable {
     /// Every config message for the controls among `views` (name and kind): the device's one
     /// (none when no view is a control), or one per entity in order. `labels` holds the labels
     /// views have in the config, by view name: an entity's name (`title(view:label:)`).
-    /// `removed`: entities (platform, view) the device config had and no longer has, each sent
-    /// once as its platform alone, which is how Home Assistant (2025.4) removes a device's
-    /// component (one left out is kept).
+    /// `removed`: components the device config had and no longer has, each sent once as its
+    /// platform alone, which is how Home Assistant (2025.4) removes a device's component (one left
+    /// out is kept); one that is back is sent whole.
     /// `deviceEntities`: the kiosk's own entities (`DeviceEntity`), after the controls'.
     public func messages(_ views: [(name: String, kind: ViewKind)], labels: [String: String] = [:],
-                         removed: [(component: String, view: String)] = [], deviceEntities: [DeviceEntity] = []) -> [Message] {
+                         removed: [DeviceComponent] = [], deviceEntities: [DeviceEntity] = []) -> [Message] {
         let entities = views.flatMap { v in
             Self.components(v.kind).map { (component: $0, view: v.name, title: Self.title(view: v.name, label: labels[v.name])) }
         }
@@ -83,9 +83,9 @@ public struct HomeAssistantDiscovery: Sendable {
         case .device:
             guard !entities.isEmpty || !deviceEntities.isEmpty else { return [] }
             var components = JSONObject(compact: true)
-            for r in removed where !entities.contains(where: { $0.component == r.component && $0.view == r.view })
-                && !deviceEntities.contains(where: { $0.component == r.component && $0.level == r.view }) {
-                components.add(Self.componentID(r.component, view: r.view), raw: "{\"p\":\(JSONString.quoted(r.component))}")
+            let current = Self.deviceComponents(views, deviceEntities: deviceEntities)
+            for r in removed.sorted() where !current.contains(where: { $0.id == r.id }) {
+                components.add(r.id, raw: "{\"p\":\(JSONString.quoted(r.platform))}")
             }
             for e in entities {
                 var c = JSONObject(compact: true)
@@ -106,6 +106,13 @@ public struct HomeAssistantDiscovery: Sendable {
             j.add("cmps", raw: components.json)
             return [Message(topic: topics.deviceDiscovery, payload: j.json)]
         }
+    }
+
+    /// The components the device config for `views` and `deviceEntities` holds (empty when
+    /// there is none: no control and no device entity).
+    public static func deviceComponents(_ views: [(name: String, kind: ViewKind)], deviceEntities: [DeviceEntity] = []) -> Set<DeviceComponent> {
+        Set(views.flatMap { v in components(v.kind).map { DeviceComponent(platform: $0, view: v.name) } }
+            + deviceEntities.map { DeviceComponent(platform: $0.component, view: $0.level) })
     }
 
     /// An entity's key in the device config's `cmps`: `<level>_<platform>`.

@@ -1,5 +1,4 @@
 import CCairo
-import Gestures
 import KioskCore
 import Scene
 
@@ -21,16 +20,10 @@ public final class SceneRenderer {
     /// which allocates in every fill of a curved path and every composite; nil while a cairo clip
     /// is set (a clip that does not hold the views whole), when all is drawn with cairo.
     var framePixels: FramePixels?
-    /// The soft shadow's alpha by distance from the edge (`RoundedSquare.shadowProfile`), worked
-    /// out for the lift `profileLift`: `profileCount` entries.
-    let shadowProfile = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
-    var profileLift = -1.0
-    var profileCount = 0
+    /// The soft shadow of a square being pinched or turned, by distance from its edge.
+    let shadowProfile = ShadowProfile()
 
-    deinit {
-        forgetSquareImages()
-        shadowProfile.deallocate()
-    }
+    deinit { forgetSquareImages() }
 
     /// Drops the squares' and controls' drawn images; the next frame draws every view afresh.
     public func forgetSquareImages() {

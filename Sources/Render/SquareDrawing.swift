@@ -40,11 +40,7 @@ extension SceneRenderer {
     /// left out under the body's inside, which the body covers.
     private func drawTransforming(_ look: ViewLook, into pixels: FramePixels) {
         let square = look.square
-        if profileLift != square.raised {
-            profileLift = square.raised
-            profileCount = RoundedSquare.shadowProfile(spreads: 1, step: SquareImage.shadowStep(square), layers: SquareImage.shadowLayers,
-                                                       alpha: Pixel8.alpha(SquareImage.shadowAlpha(square)), into: shadowProfile)
-        }
+        shadowProfile.update(for: square)
         // Where a settled square's image would put its center (at whole pixels), so the end of
         // the gesture does not shift the square by a fraction of a pixel.
         let half = Double(SquareImage.size(square)) / 2
@@ -54,7 +50,7 @@ extension SceneRenderer {
         let shadow = RoundedSquare(cx: x, cy: y + SquareImage.drop(square), side: square.side, radius: radius, rotation: square.rotation)
         let outline = square.raised > 0 ? Pixel8.alpha(0.9 * square.raised) : 0
         pixels.begin()
-        shadow.drawShadow(profile: shadowProfile, count: profileCount, under: body, outline: outline > 0,
+        shadow.drawShadow(profile: shadowProfile.alpha, count: shadowProfile.count, under: body, outline: outline > 0,
                           into: pixels.data, stride: pixels.stride, width: pixels.width, height: pixels.height)
         let c = square.color
         body.drawBody(rgb: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue), outline: outline,
@@ -222,5 +218,23 @@ struct SquareImage {
         } else {
             cairo_new_path(cr)
         }
+    }
+}
+
+/// A soft shadow's ten layers as one alpha by distance from the edge
+/// (`RoundedSquare.shadowProfile`), worked out again only when the square's lift changes.
+final class ShadowProfile {
+    let alpha = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
+    /// The entries of `alpha` in use, for the lift `lift`.
+    private(set) var count = 0
+    private var lift = -1.0
+
+    deinit { alpha.deallocate() }
+
+    func update(for square: SquareLook) {
+        guard lift != square.raised else { return }
+        lift = square.raised
+        count = RoundedSquare.shadowProfile(spreads: 1, step: SquareImage.shadowStep(square), layers: SquareImage.shadowLayers,
+                                            alpha: Pixel8.alpha(SquareImage.shadowAlpha(square)), into: alpha)
     }
 }

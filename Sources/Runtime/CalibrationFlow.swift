@@ -19,12 +19,8 @@ public final class CalibrationFlow {
     let maximumMiss: Double
     let checkTimeout: Double
     let attempts: Int
-    let show: (PixelBuffer) -> Void
-    /// A line for the person calibrating (stdout in `kiosk calibrate`).
-    let say: (String) -> Void
-    /// A line for a program driving the session (`KIOSK-CALIBRATE ...` on stderr in `kiosk calibrate`):
-    /// where each target and the check screen's buttons are.
-    let machine: (String) -> Void
+    /// Where the screens and the lines go.
+    let output: Output
     /// What is drawn: the target, or the check screen.
     public let buffer: PixelBuffer
     let font: Font?
@@ -33,8 +29,18 @@ public final class CalibrationFlow {
     private var checkSince: Instant?
     private var attempt = 1
     /// The check screen's buttons, in screen pixels.
-    public let save: Rect
-    public let retry: Rect
+    public var save: Rect { Rect(x: screen.width * 0.2, y: screen.height * 0.6, width: screen.width * 0.25, height: screen.height * 0.2) }
+    public var retry: Rect { Rect(x: screen.width * 0.55, y: screen.height * 0.6, width: screen.width * 0.25, height: screen.height * 0.2) }
+
+    /// Where a session's screens and lines go.
+    struct Output {
+        let show: (PixelBuffer) -> Void
+        /// A line for the person calibrating (stdout in `kiosk calibrate`).
+        let say: (String) -> Void
+        /// A line for a program driving the session (`KIOSK-CALIBRATE ...` on stderr in `kiosk calibrate`):
+        /// where each target and the check screen's buttons are.
+        let machine: (String) -> Void
+    }
 
     /// `show` is called with `buffer` each time the screen changes.
     public init(screen: Size, orientation: TouchCalibration, millimetresPerPixel: (x: Double, y: Double), maximumMiss: Double,
@@ -47,14 +53,10 @@ public final class CalibrationFlow {
         self.maximumMiss = maximumMiss
         self.checkTimeout = checkTimeout
         self.attempts = attempts
-        self.show = show
-        self.say = say
-        self.machine = machine
+        output = Output(show: show, say: say, machine: machine)
         session = CalibrationSession(screen: screen)
         buffer = (try? PixelBuffer(width: Int(screen.width), height: Int(screen.height)))!
         self.font = try? Font(path: font)
-        save = Rect(x: screen.width * 0.2, y: screen.height * 0.6, width: screen.width * 0.25, height: screen.height * 0.2)
-        retry = Rect(x: screen.width * 0.55, y: screen.height * 0.6, width: screen.width * 0.25, height: screen.height * 0.2)
     }
 
     /// When the check screen gives up.
@@ -70,7 +72,7 @@ public final class CalibrationFlow {
             switch try session.handle(frame) {
             case .waiting: return nil
             case .took(let n):
-                say("target \(n + 1) (\(CalibrationTargets.names[n])) taken")
+                output.say("target \(n + 1) (\(CalibrationTargets.names[n])) taken")
                 showTarget(n + 1)
                 return nil
             case .done:
@@ -98,20 +100,20 @@ public final class CalibrationFlow {
         do {
             fit = try session.fit(after: orientation, millimetresPerPixel: millimetresPerPixel, maximumMissMillimetres: maximumMiss)
         } catch {
-            for (n, r) in session.raw.enumerated() { say("target \(n + 1): raw \(fixedDecimal(r.x, 4)) \(fixedDecimal(r.y, 4))") }
+            for (n, r) in session.raw.enumerated() { output.say("target \(n + 1): raw \(fixedDecimal(r.x, 4)) \(fixedDecimal(r.y, 4))") }
             return .failed("rejected: \(error)")
         }
         for n in session.targets.indices {
             let t = session.targets[n]
-            say("target \(n + 1) (\(CalibrationTargets.names[n])) at \(Int(t.x)),\(Int(t.y)): off by \(fixedDecimal(fit.residualPixels[n], 2)) px (\(fixedDecimal(fit.residualMillimetres[n], 2)) mm)")
+            output.say("target \(n + 1) (\(CalibrationTargets.names[n])) at \(Int(t.x)),\(Int(t.y)): off by \(fixedDecimal(fit.residualPixels[n], 2)) px (\(fixedDecimal(fit.residualMillimetres[n], 2)) mm)")
         }
-        say("axes: \(fit.orientationText)")
-        say("[input] calibration = [" + fit.calibration.matrix.map(CalibrationWriter.formatted).joined(separator: ", ") + "]")
+        output.say("axes: \(fit.orientationText)")
+        output.say("[input] calibration = [" + fit.calibration.matrix.map(CalibrationWriter.formatted).joined(separator: ", ") + "]")
         self.fit = fit
         checkSince = time
         showCheck(crosshair: nil)
         let r = { (rect: Rect) in "\(Int(rect.origin.x)),\(Int(rect.origin.y)),\(Int(rect.size.width)),\(Int(rect.size.height))" }
-        machine("check save=\(r(save)) retry=\(r(retry)) timeout=\(fixedDecimal(checkTimeout, 0))")
+        output.machine("check save=\(r(save)) retry=\(r(retry)) timeout=\(fixedDecimal(checkTimeout, 0))")
         return nil
     }
 
@@ -127,7 +129,7 @@ public final class CalibrationFlow {
             if retry.contains(p) {
                 guard attempt < attempts else { return .failed("retried \(attempts) times; nothing written") }
                 attempt += 1
-                say("retry: session \(attempt)")
+                output.say("retry: session \(attempt)")
                 self.fit = nil
                 checkSince = nil
                 session = CalibrationSession(screen: screen)
@@ -142,8 +144,8 @@ public final class CalibrationFlow {
         guard n < session.targets.count else { return }
         let t = session.targets[n]
         if let font { CalibrationScreen.drawTarget(buffer, font: font, at: t, number: n + 1, of: 5, name: CalibrationTargets.names[n]) }
-        show(buffer)
-        machine("target \(n + 1) x=\(fixedDecimal(t.x, 1)) y=\(fixedDecimal(t.y, 1)) name=\(CalibrationTargets.names[n].replacingOccurrences(of: " ", with: "-"))")
+        output.show(buffer)
+        output.machine("target \(n + 1) x=\(fixedDecimal(t.x, 1)) y=\(fixedDecimal(t.y, 1)) name=\(CalibrationTargets.names[n].replacingOccurrences(of: " ", with: "-"))")
     }
 
     private func showCheck(crosshair: Point?) {
@@ -155,7 +157,7 @@ public final class CalibrationFlow {
             }
             CalibrationScreen.drawCheck(buffer, font: font, crosshair: crosshair, save: save, retry: retry, lines: lines)
         }
-        show(buffer)
+        output.show(buffer)
     }
 
     public static func standardOutput(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }

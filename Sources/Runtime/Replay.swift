@@ -3,7 +3,6 @@ import Gestures
 import InputEvents
 import KioskConfig
 import KioskCore
-import MultitouchA
 import Render
 import TouchInput
 import Scene
@@ -61,10 +60,11 @@ public struct Replay {
         let screen = Size(width: panel.widthPixels, height: panel.heightPixels)
         let input = settings.runtime.input
         let filters = input.touchFilters(panel: panel)
-        let device = trace.device.isMultitouchA ? try ProtocolAConverter(device: trace.device).protocolB : trace.device
+        // Calibrated against the device as it describes itself, as the live watcher does (a
+        // pointercal file reads ABS_MT_POSITION_X/Y of a protocol A panel as of a protocol B one).
         touchscreen = try TouchscreenDecoder(device: trace.device, screen: screen, positionAxes: positionAxes,
                                              calibration: try input.touchCalibration(displayRotation: settings.runtime.display.rotation,
-                                                                                     device: device, screen: screen),
+                                                                                     device: trace.device, screen: screen),
                                              filters: filters)
         loop.tick(at: origin)
         for event in trace.events {

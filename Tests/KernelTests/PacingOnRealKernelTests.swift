@@ -47,11 +47,14 @@ struct PacingOnRealKernelTests {
         let attached = try #require(log.firstIndex { $0.contains("touchscreen attached") })
         #expect(said < attached, "\(log)")
         #expect(!log.contains { $0.contains("paced to vblanks") }, "\(log)")
-        // The drag was drawn: a hundred flips 16.7 ms apart did not make a grid of them.
+        // The drag was drawn: a hundred flips 16.7 ms apart did not make a grid of them, and the
+        // loop never waited for a vblank that does not come (it would draw one frame and stop).
+        // Over 100 frames on a quiet machine; 15 to 46 seen with the machine at load 12 to 18,
+        // when TCG plays the trace and draws at a fraction of its speed.
         let frames = log.filter { $0.contains(" stats ") }.compactMap { line -> Int? in
             guard let r = line.range(of: " frames=") else { return nil }
             return Int(line[r.upperBound...].prefix { $0.isNumber })
         }
-        #expect(frames.reduce(0, +) > 60, "\(log.filter { $0.contains(" stats ") })")
+        #expect(frames.reduce(0, +) > 12, "\(log.filter { $0.contains(" stats ") })")
     }
 }

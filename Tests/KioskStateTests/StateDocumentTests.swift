@@ -12,7 +12,9 @@ struct StateDocumentTests {
         SavedView(name: "slider", state: .slider(value: 0.956)),
         SavedView(name: "switch", state: .toggle(on: true)),
         SavedView(name: "tiny", state: .slider(value: 1e-05)),
-    ], announcedTopics: ["homeassistant/number/kiosk/slider/config", "kiosk/slider/state"])
+    ], announcedTopics: ["homeassistant/device/kiosk/config", "homeassistant/number/kiosk/slider/config", "kiosk/slider/state"],
+       deviceComponents: ["homeassistant/device/kiosk/config": ["slider_number": "number", "lamp_switch": "switch", "touch_binary_sensor": "binary_sensor"],
+                          "other/device/old-node/config": ["x_text": "text"]])
 
     @Test func whatIsWrittenReadsBackExactly() throws {
         let text = Self.sample.text
@@ -36,6 +38,8 @@ struct StateDocumentTests {
         ("{\"version\": 1, \"views\": {\"b\": {\"kind\": \"button\", \"label\": \"x\", \"taps\": 1.5}}}", "not what a state file holds"),
         ("{\"version\": 1, \"views\": {\"q\": {\"kind\": \"square\"}}}", "kind 'square' has no saved state"),
         ("{\"version\": 1, \"mqtt\": {\"announced\": [1]}}", "expected a string"),
+        ("{\"version\": 1, \"mqtt\": {\"device_components\": {\"t\": {\"a_switch\": 1}}}}", "expected a string"),
+        ("{\"version\": 1, \"mqtt\": {\"device_components\": [\"a_switch\"]}}", "expected an object or a list"),
     ])
     func aFileThatIsNotAStateDocumentSaysWhy(text: String, says: String) {
         #expect(throws: StateFileProblem.self) { try StateDocument.parse(Array(text.utf8)) }
@@ -44,6 +48,28 @@ struct StateDocumentTests {
         } catch {
             #expect(error.reason.contains(says), "\(error.reason)")
         }
+    }
+
+    /// A file written by the kiosk before the device config's components were kept (no
+    /// `device_components`) still reads: its announced topics as they were, no components.
+    @Test func aFileFromBeforeDeviceComponentsReads() throws {
+        let text = """
+            {
+              "version": 1,
+              "views": {
+                "slider": {"kind": "slider", "value": 0.25}
+              },
+              "mqtt": {"announced": [
+                "homeassistant/device/kiosk/config",
+                "kiosk/slider/state"
+              ]}
+            }
+
+            """
+        let d = try StateDocument.parse(Array(text.utf8))
+        #expect(d.announcedTopics == ["homeassistant/device/kiosk/config", "kiosk/slider/state"])
+        #expect(d.deviceComponents.isEmpty)
+        #expect(d.views == [SavedView(name: "slider", state: .slider(value: 0.25))])
     }
 
     /// A file cut short anywhere (a torn write on a file system that does not rename atomically)

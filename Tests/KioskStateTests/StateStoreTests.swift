@@ -205,11 +205,13 @@ struct StateStoreTests {
     @Test func announcedTopicsAreKeptAcrossRestarts() throws {
         let rig = try Rig("announced")
         rig.store.restore(into: rig.scene)
-        rig.store.remember(announced: ["homeassistant/switch/k/switch/config"])
+        let components = ["homeassistant/device/k/config": ["lamp_switch": "switch"]]
+        rig.store.remember(announced: ["homeassistant/switch/k/switch/config", "homeassistant/device/k/config"], deviceComponents: components)
         rig.store.flush(now: rig.clock.now)
         let next = StateStore(file: rig.file, interval: 2, logger: Logger(label: "next", factory: { _ in InMemoryLogHandler() }))
         next.restore(into: try KioskScene(KioskConfiguration.load(path: KioskExecutable.defaultConfigPath).scene))
-        #expect(next.announcedTopics == ["homeassistant/switch/k/switch/config"])
+        #expect(next.announcedTopics == ["homeassistant/switch/k/switch/config", "homeassistant/device/k/config"])
+        #expect(next.announcedDeviceComponents == components)
     }
 
     /// A write never changes the file in place: a reader that opened the old file reads it whole

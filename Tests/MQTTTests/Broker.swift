@@ -36,7 +36,15 @@ final class LineProcess: Sendable {
     var pid: Int32 { process.processIdentifier }
     var isRunning: Bool { process.isRunning }
     var text: String { collected.text.withLock { $0 } }
-    var lines: [Substring] { text.split(separator: "\n") }
+    /// The whole lines so far: a line still being written is not one yet (mosquitto_sub writes
+    /// through stdio's 4096-byte buffer, so a longer message, such as the device config, arrives
+    /// in pieces).
+    var lines: [Substring] { Self.wholeLines(text) }
+
+    static func wholeLines(_ text: String) -> [Substring] {
+        guard let end = text.lastIndex(of: "\n") else { return [] }
+        return text[..<end].split(separator: "\n")
+    }
 
     /// Waits until `condition` holds on the output so far, or `seconds` pass; true when it held.
     @discardableResult
@@ -55,12 +63,12 @@ final class LineProcess: Sendable {
     /// Waits for a line equal to `line`, `count` times.
     @discardableResult
     func waitFor(line: String, count: Int = 1, seconds: Double = 20) -> Bool {
-        wait(seconds: seconds) { $0.split(separator: "\n").filter { $0 == line }.count >= count }
+        wait(seconds: seconds) { Self.wholeLines($0).filter { $0 == line }.count >= count }
     }
 
     @discardableResult
     func waitFor(containing s: String, count: Int = 1, seconds: Double = 20) -> Bool {
-        wait(seconds: seconds) { $0.split(separator: "\n").filter { $0.contains(s) }.count >= count }
+        wait(seconds: seconds) { Self.wholeLines($0).filter { $0.contains(s) }.count >= count }
     }
 
     func signal(_ s: Int32) { kill(process.processIdentifier, s) }

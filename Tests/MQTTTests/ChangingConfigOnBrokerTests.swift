@@ -297,4 +297,40 @@ struct ChangingConfigOnBrokerTests {
         try kiosk.start()
         try check(base, kiosk, round: 6, discovery: nil, "restarted with discovery off")
     }
+
+    /// In the device form a view removed while kiosk was stopped is removed in Home Assistant by
+    /// the next start (which keeps a component merely left out of `cmps`): the device config holds
+    /// each of its components once as its platform alone, and at the start after no more.
+    @Test func aRestartRemovesTheDeviceComponentsOfAViewRemovedMeanwhile() throws {
+        let broker = try Broker()
+        let kiosk = try Kiosk(broker: broker)
+        let base = Self.defaultControls
+        let lamp = View(name: "lamp", kind: "switch"), bell = View(name: "bell", kind: "button")
+        try kiosk.write(after: [lamp, bell])
+        try kiosk.start()
+        try check(base + [lamp, bell], kiosk, round: 1, "at start")
+
+        kiosk.stop()
+        try kiosk.write(after: [lamp])
+        try kiosk.start()
+        try check(base + [lamp], kiosk, round: 2, "restarted with bell removed")
+        let gone = ["bell_event": "event", "bell_button": "button", "bell_text": "text"]
+        var alone = try Self.platformsAlone(on: broker)
+        for _ in 0..<10 where alone != gone { alone = try Self.platformsAlone(on: broker) }
+        #expect(alone == gone, "bell's components, each its platform alone")
+
+        kiosk.stop()
+        try kiosk.start()
+        try check(base + [lamp], kiosk, round: 3, "restarted again")
+        for _ in 0..<10 where !alone.isEmpty { alone = try Self.platformsAlone(on: broker) }
+        #expect(alone.isEmpty, "a component is removed once: \(alone)")
+    }
+
+    /// The retained device config's components that are their platform alone (component id: platform).
+    static func platformsAlone(on broker: Broker) throws -> [String: String] {
+        let payload = try broker.retained([deviceConfig])[deviceConfig] ?? ""
+        let j = try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any]
+        let cmps = j?["cmps"] as? [String: [String: Any]] ?? [:]
+        return cmps.filter { $0.value.count == 1 }.mapValues { $0["p"] as? String ?? "" }
+    }
 }

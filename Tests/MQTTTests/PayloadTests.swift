@@ -224,7 +224,7 @@ import Testing
     /// keeps one that is left out); one that is back is sent whole.
     @Test func removedComponentsAreTheirPlatformAlone() throws {
         let d = HomeAssistantDiscovery(topics: Self.topics, deviceName: "kiosk hall", softwareVersion: "1.0")
-        let m = d.messages([("slider", .slider)], removed: [("switch", "lamp"), ("number", "slider")])
+        let m = d.messages([("slider", .slider)], removed: [DeviceComponent(platform: "switch", view: "lamp"), DeviceComponent(platform: "number", view: "slider")])
         let j = try #require(try JSONSerialization.jsonObject(with: Data(m[0].payload.utf8)) as? [String: Any])
         let cmps = try #require(j["cmps"] as? [String: [String: Any]])
         #expect(Set(cmps.keys) == ["lamp_switch", "slider_number"])
@@ -265,7 +265,7 @@ import Testing
         let retained = RetainedTopics(controls: [("slider", .slider)], deviceEntities: [display], discovery: d, topics: Self.topics)
         #expect(retained.all.contains("kiosk/hall/display/state"))
 
-        let gone = d.messages([("slider", .slider)], removed: [("light", "display")])
+        let gone = d.messages([("slider", .slider)], removed: [DeviceComponent(platform: "light", view: "display")])
         let after = try #require(try JSONSerialization.jsonObject(with: Data(gone[0].payload.utf8)) as? [String: Any])
         #expect((after["cmps"] as? [String: [String: Any]])?["display_light"]?.count == 1)
     }

@@ -5,6 +5,7 @@ import KioskCore
 import KioskLog
 import KioskTestSupport
 import MQTT
+import MQTTProtocol
 @testable import Runtime
 import Testing
 #if canImport(Glibc)
@@ -24,8 +25,9 @@ final class VirtualLoopOnBroker {
     let socketPath: String?
 
     /// `mqtt` and `log` are more lines for `[mqtt]` and `[log]` (`log` instead of a stats line a
-    /// second); `socket`: the control socket too.
-    init(broker: Broker, mqtt extra: String = "", log: String = "", socket: Bool = false) throws {
+    /// second); `socket`: the control socket too; `memory`: what earlier runs announced.
+    init(broker: Broker, mqtt extra: String = "", log: String = "", socket: Bool = false,
+         memory: AnnouncementMemory = AnnouncementsInMemory()) throws {
         folder = try KioskExecutable.temporaryFolder("mqtt-virtual")
         let path = folder.appendingPathComponent("kiosk.conf")
         let mqttSection = "broker = \"mqtt://127.0.0.1:\(broker.port)\"\nclient_id = \"kiosk-test\"\n"
@@ -44,7 +46,7 @@ final class VirtualLoopOnBroker {
                                  catch { throw DisplayError("\(error)") }
                              }, clock: clock)
         let settings = try #require(loop.configuration.mqtt)
-        mqtt = try MQTTExtension(settings: settings, logger: logger, now: clock.now)
+        mqtt = try MQTTExtension(settings: settings, memory: memory, logger: logger, now: clock.now)
         if socket { ControlSocket.install(on: loop, logger: logger) }
         loop.install(mqtt)
         // As run() starts it: the first stats line an interval from now.

@@ -348,6 +348,28 @@ def label_and_diagnostic_checks(ha, kiosk, report):
     report.check("the diagnostics arrive (frame rate, start time, the touchscreen)", diagnostics_arrive)
 
 
+def without_view(scene, name):
+    """The scene's text with the view `name`'s [[view]] block taken out."""
+    start = scene.index(f'name = "{name}"')
+    block_start = scene.rindex("[[view]]", 0, start)
+    block_end = scene.find("[[", start)
+    return scene[:block_start] + (scene[block_end:] if block_end >= 0 else "")
+
+
+def restart_removal_checks(ha, kiosk, report):
+    def restart_removes_view():
+        # The device config's components are remembered in the state file: the next start sends the
+        # slider's once as its platform alone, which is how Home Assistant removes it.
+        kiosk.stop()
+        kiosk.write_config(without_view(kiosk.scene, "slider"))
+        kiosk.start()
+        wait_for("the slider's entity gone", 30, lambda: not [e for e in entities_by_domain(ha).get("number", []) if "slider" in e])
+        press = find(ha, "button", "press")
+        wait_for("the other entities available", 30, lambda: (ha.state(press) or {}).get("state") not in (None, "unavailable"))
+        return f"number.kiosk_check_slider gone, {press} available"
+    report.check("a view removed while kiosk is stopped is removed by the next start", restart_removes_view)
+
+
 def run_checks(args, report, work):
     broker_port, ha_port = free_port(), free_port()
     conf = os.path.join(work, "mosquitto.conf")
@@ -480,6 +502,7 @@ def run_checks(args, report, work):
             wait_for("the switch's entity gone", 30,
                      lambda: not [e for e in entities_by_domain(ha).get("switch", []) if "switch" in e])
         report.check("a reload that removes a view removes its entity", reload_removes_view)
+        restart_removal_checks(ha, kiosk, report)
     finally:
         if kiosk:
             kiosk.stop()

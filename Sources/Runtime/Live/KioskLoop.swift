@@ -90,7 +90,7 @@ public final class KioskLoop {
     /// The control socket, hooks, MQTT (KioskLoop+Extensions.swift).
     var extensions = LoopExtensions()
     /// The state file (KioskLoop+State.swift); nil in a replay, with `[state] enabled = false` or
-    /// without its folder. MQTT keeps its announced topics in it (`remember(announced:)`).
+    /// without its folder. MQTT keeps its announced topics and device components in it (`remember(announced:deviceComponents:)`).
     public internal(set) var stateStore: StateStore?
     /// The panel as a light: backlight, brightness, last touch (KioskLoop+Screen.swift).
     var screen = ScreenControl()
