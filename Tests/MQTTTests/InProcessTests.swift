@@ -45,22 +45,14 @@ struct InProcessTests {
 
         deinit { try? FileManager.default.removeItem(at: folder) }
 
-        /// One wake-up of the loop, `run()`'s own, waiting at most 50 ms or until the extension's deadline.
-        func step() {
-            let now = MonotonicClock.now
-            let wait = mqtt.nextDeadline.map { max(0, min(50, Int32($0.seconds(since: now) * 1000) + 1)) } ?? 50
-            _ = loop.runOnce(milliseconds: wait)
-        }
+        /// One wake-up of the loop, `run()`'s own, waiting at most 50 ms or until the loop's timer
+        /// fires at its next wake (the extension's deadline among them: the monotonic clock arms it).
+        func step() { _ = loop.runOnce(milliseconds: 50) }
 
         /// Steps until `condition` holds or `seconds` pass.
         @discardableResult
         func run(seconds: Double = 20, until condition: () -> Bool) -> Bool {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if condition() { return true }
-                step()
-            }
-            return condition()
+            loop.runOnce(seconds: seconds, waitingUpTo: 50, until: condition)
         }
 
         /// A finger's tap at `p`, as the touchscreen delivers it.
@@ -69,7 +61,7 @@ struct InProcessTests {
             let clock = VirtualClock(MonotonicClock.now)
             let fingers = Fingers(clock: clock, firstFinger: 1, deliver: { frame in
                 self.loop.process(frame)
-                self.loop.tick(at: frame.time)
+                _ = self.loop.runOnce(milliseconds: 0)
             })
             let finger = fingers.down(p)
             run(seconds: 0.06) { false }

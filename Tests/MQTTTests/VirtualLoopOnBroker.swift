@@ -19,6 +19,8 @@ final class VirtualLoopOnBroker {
     let folder: URL
     let clock = VirtualClock(Instant(seconds: 1000))
     let loop: KioskLoop
+    /// The loop stepped on `clock`: every wake-up `runOnce` (EmbeddedLoop.swift).
+    let embedded: EmbeddedLoop
     let mqtt: MQTTExtension
     let handler = InMemoryLogHandler()
     /// The control socket's path, when the loop has one.
@@ -45,6 +47,7 @@ final class VirtualLoopOnBroker {
                                  do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock) }
                                  catch { throw DisplayError("\(error)") }
                              }, clock: clock)
+        embedded = EmbeddedLoop(loop, clock: clock)
         let settings = try #require(loop.configuration.mqtt)
         mqtt = try MQTTExtension(settings: settings, memory: memory, logger: logger, now: clock.now)
         if socket { ControlSocket.install(on: loop, logger: logger) }
@@ -57,28 +60,18 @@ final class VirtualLoopOnBroker {
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
-    /// One wake-up, `run()`'s own (`runOnce`), at the clock's time: the descriptors polled (up to
-    /// `milliseconds` of real time), served, the commands applied, then the other stages.
-    func wake(milliseconds: Int32 = 10) {
-        _ = loop.runOnce(milliseconds: milliseconds)
-    }
+    /// One wake-up at the clock's time, the descriptors polled up to 10 ms of real time.
+    func wake() { embedded.run(waitingUpTo: 10) }
 
     /// Wakes until `condition` holds or `seconds` of real time pass; the virtual clock stays put.
     @discardableResult
-    func run(seconds: Double = 20, until condition: () -> Bool) -> Bool {
-        let end = MonotonicClock.seconds() + seconds
-        while MonotonicClock.seconds() < end {
-            if condition() { return true }
-            wake()
-        }
-        return condition()
-    }
+    func run(seconds: Double = 20, until condition: () -> Bool) -> Bool { embedded.run(seconds: seconds, until: condition) }
 
     /// Fingers on the glass: each report a wake-up of its own at its time, as the panel's.
-    private(set) lazy var fingers = Fingers(clock: clock, firstFinger: 1, tick: { [unowned self] _ in wake(milliseconds: 0) },
+    private(set) lazy var fingers = Fingers(clock: clock, firstFinger: 1, tick: { [unowned self] _ in embedded.run() },
                                             deliver: { [unowned self] frame in
         loop.process(frame)
-        wake(milliseconds: 0)
+        embedded.run()
     })
 }
 

@@ -80,17 +80,17 @@ final class ControlSocketTests {
         logger.logLevel = .debug
         socket = try ControlSocket(settings: settings, logger: logger, now: run.clock.now)
         run.loop.install(socket)
-        run.loop.tick(at: run.clock.now)
+        run.embedded.run()
     }
 
     /// How far each wake-up moves the virtual clock: a frame, unless a test holds it still.
     var frame = 1.0 / 60
 
-    /// One wake-up of the loop, `run()`'s own, waiting up to `milliseconds` in poll(); the
-    /// virtual clock `frame` on.
+    /// The virtual clock `frame` on (a wake-up at each moment the loop asked for on the way),
+    /// then one more wake-up waiting up to `milliseconds` of real time in poll().
     func pump(milliseconds: Int32 = 20) {
-        run.clock.now = run.clock.now.adding(seconds: frame)
-        _ = run.loop.runOnce(milliseconds: milliseconds)
+        run.embedded.advanceTime(by: frame)
+        run.embedded.run(waitingUpTo: milliseconds)
     }
 
     /// Pumps the loop until `client` has `count` lines more: the condition, however many wake-ups
@@ -286,7 +286,7 @@ final class ControlSocketTests {
         #expect(socket.clientCount == 8)
         _ = run.loop.apply(.setValue(view: "slider", 0.75), source: .mqtt)
         // Published at the end of the wake-up that made the change.
-        run.loop.tick(at: run.clock.now)
+        run.embedded.run()
         for c in clients {
             let l = lines(c).first ?? ""
             #expect(json(l)["value"] as? Double == 0.75 && json(l)["source"] as? String == "mqtt", "\(l)")
@@ -317,7 +317,7 @@ final class ControlSocketTests {
         let sets = 3000
         for i in 0..<sets {
             _ = slowSocket.run.loop.apply(.setValue(view: "slider", i % 2 == 0 ? 0.1 : 0.2), source: .socket)
-            slowSocket.run.loop.tick(at: slowSocket.run.clock.now)
+            slowSocket.run.embedded.run()
             if i % 10 == 9 { received += fast.lines().count }
         }
         for _ in 0..<5 { slowSocket.pump(); received += fast.lines().count }

@@ -106,12 +106,12 @@ struct PageFlipLoopTests {
         #expect(run.loop.stats.latency.totalCount == 0)
 
         output.flip(at: clock.now)
-        _ = run.loop.iterate()
+        run.embedded.run()
         #expect(output.presents == 2, "the flip's event lets the next frame be drawn, with the drag's effect")
         #expect(run.loop.stats.latency.totalCount == 0, "the drag's inputs are in that frame, not yet on the glass")
         clock.advance(by: 0.016)
         output.flip(at: clock.now)
-        _ = run.loop.iterate()
+        run.embedded.run()
         #expect(run.loop.stats.latency.totalCount == 12, "each of the drag's 12 inputs measured to the flip that showed it")
     }
 }

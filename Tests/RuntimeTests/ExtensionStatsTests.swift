@@ -48,11 +48,8 @@ final class ExtensionStatsTests {
         try #require(run.handler.entries.first { $0.message.description == "stats \(n)" }, "\(run.handler.entries.map(\.message))").metadata
     }
 
-    /// One wake-up as run() makes it, 1/60 s after the last.
-    func wake() {
-        run.clock.now = run.clock.now.adding(seconds: 1.0 / 60)
-        _ = run.loop.iterate()
-    }
+    /// The loop's wake-ups for the next 1/60 s (one, nothing else being due): run()'s own.
+    func wake() { run.embedded.advanceTime(by: 1.0 / 60) }
 
     @Test func anExtensionsCountersAreInTheStatsLine() throws {
         wake()

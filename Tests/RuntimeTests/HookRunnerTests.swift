@@ -266,20 +266,17 @@ struct HooksInTheLoopTests {
             origin: run.clock.now, environment: [:], logger: Logger(label: "hooks", factory: { _ in handler }))
         defer { for pid in runner.runningPIDs { kill(-pid, SIGKILL); waitpid(pid, nil, 0) } }
         run.loop.install(runner)
-        run.loop.tick(at: run.clock.now)
+        run.embedded.run()
         let pressed = run.clock.now
         try run.loop.apply(.press(view: "button"), source: .mqtt).get()
-        run.loop.tick(at: run.clock.now)
+        run.embedded.run()
         #expect(runner.runningCount == 1)
         let wake = try #require(run.loop.nextWake(after: pressed))
         #expect(wake <= pressed.adding(seconds: 30))
 
         // The loop's own wake-ups, run()'s, until the hook is gone.
-        func wakeUp() { _ = run.loop.runOnce(milliseconds: 100) }
         run.clock.now = pressed.adding(seconds: 30)
-        let limit = Date().addingTimeInterval(20)
-        while runner.runningCount > 0, Date() < limit { wakeUp() }
-        #expect(runner.runningCount == 0)
+        #expect(run.embedded.run(seconds: 20, waitingUpTo: 100) { runner.runningCount == 0 })
         let messages = handler.entries.map { "\($0.message)" }
         #expect(messages.contains { $0.hasPrefix("hook primaryActionTriggered on button (kiosk.conf:9) ended: killed by signal 15 (TERM) after 30.000 s") },
                 "\(messages)")

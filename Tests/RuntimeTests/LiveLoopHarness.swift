@@ -14,6 +14,8 @@ class LiveLoopRun {
     let handler = InMemoryLogHandler()
     let clock: VirtualClock
     let loop: KioskLoop
+    /// The loop stepped on `clock`: every wake-up `runOnce` (EmbeddedLoop.swift).
+    let embedded: EmbeddedLoop
 
     /// `input` (given the folder) and `log` are more lines for the config's `[input]` and `[log]`
     /// sections, each ending in a newline; without `output`, the loop gets a new headless display each time it asks.
@@ -42,14 +44,15 @@ class LiveLoopRun {
                                  do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock) }
                                  catch { throw DisplayError("\(error)") }
                              }, clock: clock)
+        embedded = EmbeddedLoop(loop, clock: clock)
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
-    /// Fingers on the loop: each report goes to `process`, then the loop ticks at its time.
+    /// Fingers on the loop: each report goes to `process`, then a wake-up at its time.
     private(set) lazy var fingers = Fingers(clock: clock, firstFinger: 1, deliver: { [unowned self] frame in
         self.loop.process(frame)
-        self.loop.tick(at: frame.time)
+        self.embedded.run()
     })
 
     /// One finger down at `a` a 60th of a second from now, `steps` moves of `step` points to the

@@ -16,6 +16,8 @@ final class RecordingExtension: LoopExtension {
     var deadline: Instant?
     var shutdowns = 0
     var onService: ((CommandTarget) -> Void)?
+    /// Called once, after the next outcome is told.
+    var onCompleted: (() -> Void)?
     /// `publish` calls, and those that came while `service` was running (re-entered: never allowed).
     var publishCalls = 0
     var publishedWhileServing = 0
@@ -41,6 +43,8 @@ final class RecordingExtension: LoopExtension {
         case .success: outcomes.append("\(ticket) ok")
         case .failure(let e): outcomes.append("\(ticket) \(e.message)")
         }
+        onCompleted?()
+        onCompleted = nil
     }
     func publish(_ events: ArraySlice<SceneEvent>, source: ChangeSource, scene: KioskScene, now: Instant) {
         publishCalls += 1
@@ -71,25 +75,14 @@ final class LoopExtensionTests {
     init() throws {
         run = try LiveLoopRun("extensions")
         run.loop.install(recorder)
-        run.loop.tick(at: run.clock.now)
+        run.embedded.run()
     }
 
-    /// One wake-up as `run()` makes it, `seconds` later: extensions serviced, then input and timers.
-    func wake(after seconds: Double = 1.0 / 60) {
-        run.clock.now = run.clock.now.adding(seconds: seconds)
-        run.loop.serviceExtensions()
-        run.loop.tick(at: run.clock.now)
-    }
+    /// The loop's wake-ups, `run()`'s own, for the next `seconds`: at each moment it asked for, and then.
+    func wake(after seconds: Double = 1.0 / 60) { run.embedded.advanceTime(by: seconds) }
 
-    /// Wakes the loop at each of its deadlines until none is left (or `limit` seconds pass).
-    func runUntilIdle(limit: Double = 5) {
-        let end = run.clock.now.adding(seconds: limit)
-        while let next = run.loop.nextWake(), next <= end {
-            run.clock.now = max(run.clock.now, next)
-            run.loop.serviceExtensions()
-            run.loop.tick(at: run.clock.now)
-        }
-    }
+    /// Long enough for what is pending (taps, swipes, animations) to end: 5 s of wake-ups.
+    func runUntilIdle() { run.embedded.advanceTime(by: 5) }
 
     func view(_ name: String) -> ViewState { run.loop.scene.views[run.loop.scene.viewID(named: name)!.rawValue] }
 
@@ -123,7 +116,7 @@ final class LoopExtensionTests {
 
     @Test func aSwitchSetOnSlidesItsKnobAndALabelIsDrawn() throws {
         try run.loop.apply(.setOn(view: "switch", true), source: .mqtt).get()
-        run.loop.tick(at: run.clock.now)
+        run.embedded.run()
         #expect(view("switch").isOn)
         #expect(recorder.controlEvents("switch") == ["valueChanged mqtt"])
         #expect(run.loop.scene.isAnimating, "the knob slides as after a tap")
@@ -139,7 +132,7 @@ final class LoopExtensionTests {
     @Test func aPressFiresTheButtonAsATapWould() throws {
         try run.loop.apply(.press(view: "button"), source: .mqtt).get()
         try run.loop.apply(.press(view: "button"), source: .mqtt).get()
-        run.loop.tick(at: run.clock.now)
+        run.embedded.run()
         #expect(view("button").taps == 2)
         #expect(recorder.controlEvents("button") == ["touchUpInside mqtt", "primaryActionTriggered mqtt",
                                                       "touchUpInside mqtt", "primaryActionTriggered mqtt"])
@@ -160,11 +153,15 @@ final class LoopExtensionTests {
         recorder.onService = { [unowned recorder] target in
             #expect(target.submit(.tap(Point(x: 130, y: 424)), source: .socket, requester: recorder, ticket: 1))
         }
+        // The stall: once the tap is applied (the finger down), 0.6 s pass before the timers stage.
+        var downBeforeStall = false
+        recorder.onCompleted = { [run] in
+            downBeforeStall = run.loop.fingers.count == 1
+            run.clock.now = run.clock.now.adding(seconds: 0.6)
+        }
         run.clock.now = run.clock.now.adding(seconds: 1)
-        run.loop.serviceExtensions()
-        #expect(run.loop.fingers.count == 1, "the synthetic finger is down")
-        run.clock.now = run.clock.now.adding(seconds: 0.6)
-        run.loop.tick(at: run.clock.now)
+        run.embedded.run()
+        #expect(downBeforeStall, "the synthetic finger is down")
         runUntilIdle()
         #expect(view("button").taps == 1)
         #expect(view("slider").value == 0.25, "no long press on the button reset the scene")
@@ -175,7 +172,7 @@ final class LoopExtensionTests {
     @Test func queuedTapsPlayedLateAreEachCounted() throws {
         for _ in 0..<SyntheticTouches.capacity { try run.loop.apply(.tap(Point(x: 130, y: 424)), source: .socket).get() }
         run.clock.now = run.clock.now.adding(seconds: 3)
-        run.loop.tick(at: run.clock.now)
+        run.embedded.run()
         runUntilIdle()
         #expect(view("button").taps == SyntheticTouches.capacity)
         #expect(!recorder.controlEvents("button").contains { $0.hasPrefix("touchCancel") }, "no tap was taken by the long press")

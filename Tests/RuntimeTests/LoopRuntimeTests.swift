@@ -137,7 +137,7 @@ struct StageBudgetTests {
         // Each report at the real time it is made, the loop iterating after it.
         let fingers = Fingers(clock: live.clock, deliver: { frame in
             live.loop.process(frame)
-            _ = live.loop.iterate()
+            _ = live.loop.runOnce(milliseconds: 0)
         })
         live.clock.now = MonotonicClock.now
         let finger = fingers.down(Point(x: 160, y: 190))

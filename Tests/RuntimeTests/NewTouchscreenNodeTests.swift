@@ -41,7 +41,7 @@ struct NewTouchscreenNodeTests {
         #expect(run.inputLines == [waiting])
         let before = run.loop.nextWake()
         let node = try run.kernelMakes("event1")
-        _ = run.loop.iterate()
+        run.embedded.run()
         let settling = "debug touchscreen node not open yet; udev may still be setting its permissions"
         #expect(run.inputLines == [waiting, settling])
         #expect(run.handler.entries.last?.metadata["input.device"] == "\(node)")
@@ -52,33 +52,33 @@ struct NewTouchscreenNodeTests {
         #expect(before.map { $0 > due } ?? true, "the test needs nothing else due before: \(String(describing: before))")
         #expect(run.loop.nextWake() == due)
         run.clock.now = Instant(seconds: 101.5)
-        _ = run.loop.iterate()
+        run.embedded.run()
         #expect(run.inputLines == [waiting, settling])
         #expect(run.loop.nextWake() == due)
 
         run.clock.now = due
-        _ = run.loop.iterate()
+        run.embedded.run()
         #expect(run.inputLines == [waiting, settling, "error touchscreen cannot be used"])
         let error = try #require(run.handler.entries.last)
         #expect("\(error.metadata["input.error"] ?? "")".contains("\(node): permission denied (open): the user needs to be in group 'input'"))
         // Said once, and no deadline left to wake for.
         #expect(run.loop.nextWake() == before)
         run.clock.now = Instant(seconds: 105)
-        _ = run.loop.iterate()
+        run.embedded.run()
         #expect(run.inputLines.count == 3)
     }
 
     @Test func aNodeUdevSetsUpInTimeIsNoError() throws {
         let run = try Run()
         let node = try run.kernelMakes("event1")
-        _ = run.loop.iterate()
+        run.embedded.run()
         run.clock.now = Instant(seconds: 100.05)
         // udev's chgrp: the node opens now, and IN_ATTRIB says so.
         run.refused.remove(node)
         chmod(node, 0o660)
-        _ = run.loop.iterate()
+        run.embedded.run()
         run.clock.now = Instant(seconds: 103)
-        _ = run.loop.iterate()
+        run.embedded.run()
         // Opened and judged for what it is (an empty file: not a device); never refused.
         #expect(!run.handler.entries.contains { "\($0.metadata["input.error"] ?? "")".contains("permission denied") }, "\(run.handler.entries)")
         #expect(run.handler.entries.contains { "\($0.metadata["input.error"] ?? "")".contains("\(node): libevdev_new_from_fd failed") })

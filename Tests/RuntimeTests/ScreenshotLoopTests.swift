@@ -31,21 +31,16 @@ final class ScreenshotLoopTests {
     init() throws {
         run = try LiveLoopRun("screenshots")
         run.loop.install(recorder)
-        run.loop.tick(at: run.clock.now)
+        run.embedded.run()
     }
 
     var job: ScreenshotJob { run.loop.extensions.screenshots }
 
-    /// The loop's wake-ups, each after the child's descriptors were ready (poll(), no sleep),
-    /// until it handed out one more screenshot.
+    /// The loop's wake-ups, `run()`'s own, each polling the child's pipe (no sleep), until it
+    /// handed out one more screenshot.
     func awaitScreenshot() -> Result<Screenshot, ScreenshotError>? {
         let before = recorder.results.count
-        for _ in 0..<50 where recorder.results.count == before {
-            var fds: [pollfd] = []
-            job.appendPollDescriptors(to: &fds)
-            if !fds.isEmpty { _ = poll(&fds, nfds_t(fds.count), 1000) }
-            run.loop.serviceExtensions()
-        }
+        run.embedded.run(seconds: 50, waitingUpTo: 1000) { recorder.results.count > before }
         return recorder.results.count > before ? recorder.results.last : nil
     }
 
@@ -68,9 +63,7 @@ final class ScreenshotLoopTests {
         let flips = run.loop.output?.flipCount ?? 0
         for i in 1...30 {
             _ = run.loop.apply(.setValue(view: "slider", Double(i) / 30), source: .socket)
-            run.clock.now = run.clock.now.adding(seconds: 1.0 / 60)
-            run.loop.serviceExtensions()
-            run.loop.tick(at: run.clock.now)
+            run.embedded.advanceTime(by: 1.0 / 60)
         }
         #expect((run.loop.output?.flipCount ?? 0) >= flips + 30)
         #expect(job.inFlight && recorder.results.isEmpty)

@@ -32,8 +32,8 @@ struct WaitingForATouchscreenTests {
         #expect(warning.metadata["input.wanted"] == "any touchscreen")
         // Changes in the folder that bring no touchscreen say nothing more.
         try FileManager.default.createDirectory(at: run.folder.appendingPathComponent("by-id"), withIntermediateDirectories: true)
-        _ = run.loop.iterate()
-        _ = run.loop.iterate()
+        run.embedded.run()
+        run.embedded.run()
         #expect(run.inputLines == ["warning no touchscreen yet; waiting for one to be plugged in"])
         #expect(!run.handler.entries.contains { $0.level >= .error }, "\(run.handler.entries)")
     }
@@ -45,7 +45,7 @@ struct WaitingForATouchscreenTests {
         #expect(!run.handler.entries.contains { $0.level >= .error })
 
         run.plantNode("event7")
-        _ = run.loop.iterate()
+        run.embedded.run()
         #expect(run.inputLines == ["warning no touchscreen yet; waiting for one to be plugged in", "error touchscreen cannot be used"])
         let error = try #require(run.handler.entries.last)
         #expect(error.metadata["input.error"] == "\(run.folder.path)/event7: libevdev_new_from_fd failed: Inappropriate ioctl for device")
@@ -54,7 +54,7 @@ struct WaitingForATouchscreenTests {
     @Test func aNodeKioskCannotOpenMayBeThePanelAndIsAnError() throws {
         let run = try Run()
         run.plantNode("event0")
-        _ = run.loop.iterate()
+        run.embedded.run()
         #expect(run.inputLines == ["warning no touchscreen yet; waiting for one to be plugged in", "error touchscreen cannot be used"])
         #expect(run.handler.entries.last?.metadata["input.error"].map { "\($0)" }?.hasPrefix("no touchscreen kiosk can open in \(run.folder.path)") == true)
     }

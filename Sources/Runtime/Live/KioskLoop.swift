@@ -207,15 +207,18 @@ public final class KioskLoop {
 
     /// One wake-up as `run()` makes it: the descriptors wanted now, `poll()` until one is ready,
     /// the timer fires at `nextWake` or `milliseconds` pass (-1: no limit), then every stage.
-    /// Returns an ending when a signal asks to stop (`run()` then finishes).
+    /// Returns an ending when a signal asks to stop (`run()` then finishes). Only the monotonic
+    /// clock arms the timer: on a virtual one (EmbeddedLoop) the poll waits `milliseconds` at most,
+    /// never without a limit.
     public func runOnce(milliseconds: Int32 = -1) -> Ending? {
-        pollLoop.begin(wakeAt: nextWake(after: clock.now))
+        let monotonic = clock is MonotonicClock
+        pollLoop.begin(wakeAt: monotonic ? nextWake(after: clock.now) : nil)
         if let fd = output?.pollDescriptor { pollLoop.add(fd) }
         if let fd = hotplug?.fileDescriptor { pollLoop.add(fd) }
         liveInput?.forEachDescriptor { fd in pollLoop.add(fd) }
         logPump?.descriptorsWantingWrite { fd in pollLoop.addIfRoom(fd, events: Int16(POLLOUT)) }
         appendExtensionDescriptors()
-        if case .failure(let errno) = pollLoop.wait(milliseconds: milliseconds) {
+        if case .failure(let errno) = pollLoop.wait(milliseconds: monotonic ? milliseconds : max(0, milliseconds)) {
             // Never seen in practice (poll fails only on a bad array or no memory), but a loop
             // that went round again at once would spin a core: say it, then wait a moment.
             log.error("poll failed; retrying in 0.1 s", metadata: ["errno": "\(errno)"])
