@@ -59,8 +59,8 @@ final class ReloadRig {
                                             backlightClass: Self.shared.appendingPathComponent("backlight").path),
                              logger: logger, logPump: nil,
                              output: { _ throws(DisplayError) in
-                                 do { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock) }
-                                 catch { throw DisplayError("\(error)") }
+                                 do throws(DrawingResourceError) { return try HeadlessDisplay(width: 800, height: 480, format: .xrgb8888, clock: clock) }
+                                 catch { throw DisplayError(.headless(error)) }
                              }, clock: clock)
         level = Logger.Level(loop.configuration.runtime.log.level)
         ControlSocket.install(on: loop, logger: logger)
