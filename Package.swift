@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "MultitouchATests", dependencies: ["MultitouchA", "InputEvents", "KioskCore", "KioskTestSupport"]),
         .testTarget(name: "KioskLogTests", dependencies: ["KioskLog", "KioskCore", "KioskTestSupport"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "ControlProtocol", "KioskLog", "KioskConfig", "KioskState", "Scene", "Gestures", "KioskCore",
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Control", "MQTT", "ControlProtocol", "KioskLog", "KioskConfig", "KioskState", "Scene", "Gestures", "KioskCore",
                                                         "InputEvents", "Render", "Display", "KioskTestSupport"]),
         // What every test target shares: the touch script and the synthetic touchscreens under it (the
         // events a kernel driver would write), the tests' virtual clock, running the built kiosk, a

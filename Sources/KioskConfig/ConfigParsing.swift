@@ -34,6 +34,26 @@ public enum ConfigParsing {
 
     static var isolated: Bool { inChild.load(ordering: .relaxed) }
 
+    /// A test seam, never a setting (no document names it): when kiosk's environment names a
+    /// file in `KIOSK_TEST_PARSER_FAULT`, each parser child reads that file before it parses, and
+    /// on `abort` dies on SIGABRT (as toml++ does on text `TOMLGuard` misses), on `hang` never
+    /// answers. The file, not the variable, says which, so a kiosk can start well and meet the
+    /// fault at a reload (CommandTests' ParserChildTests). Parsing in place never reads it.
+    static let faultVariable = "KIOSK_TEST_PARSER_FAULT"
+
+    /// In the child: the fault the test asked for, if any.
+    private static func injectFault() {
+        guard let path = getenv(faultVariable) else { return }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return }
+        var word = [UInt8](repeating: 0, count: 8)
+        let n = read(fd, &word, word.count)
+        close(fd)
+        let said = String(decoding: word.prefix(max(0, n)), as: UTF8.self)
+        if said.hasPrefix("abort") { abort() }
+        if said.hasPrefix("hang") { while true { pause() } }
+    }
+
     /// `text` as a document, or where and why it is not TOML.
     static func parse(_ text: String) -> Result<TOMLDocument, TOMLWire.Problem> {
         isolated ? parseInChild(text) : parseHere(text)
@@ -61,6 +81,7 @@ public enum ConfigParsing {
         if pid == 0 {
             // The child: nothing but the parse and one write; _exit runs no atexit handler of kiosk's.
             close(ends[0])
+            injectFault()
             let bytes = TOMLWire.encode(parseHere(text))
             var sent = 0
             while sent < bytes.count, case .success(let n) = systemCall({ bytes[sent...].withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }), n > 0 {
@@ -85,7 +106,7 @@ public enum ConfigParsing {
     }
 
     private static func refused(_ why: String) -> Result<TOMLDocument, TOMLWire.Problem> {
-        .failure(TOMLWire.Problem(line: 0, column: 0, message: why))
+        .failure(TOMLWire.Problem(line: 0, column: 0, message: why, parserFailed: true))
     }
 
     /// Everything `fd` gives until its end, or nil when that takes longer than `seconds`.

@@ -128,6 +128,8 @@ extension KioskConfiguration {
     static func parseTOML(_ text: String, file: String) throws(ConfigError) -> TOMLDocument {
         switch ConfigParsing.parse(text) {
         case .success(let document): return document
+        case .failure(let e) where e.parserFailed:
+            throw ConfigError(file: file, line: 0, key: "", message: "not read: \(e.message)")
         case .failure(let e) where e.line > 0:
             throw ConfigError(file: file, line: e.line, key: "", message: "column \(e.column): not valid TOML: \(e.message)")
         case .failure(let e):

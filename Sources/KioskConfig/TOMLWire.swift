@@ -7,6 +7,9 @@ enum TOMLWire {
         var line: Int
         var column: Int
         var message: String
+        /// The parser failed (its child died, hung or said nothing), not the text: no verdict on
+        /// the file's TOML. Never on the wire: only the parent makes one.
+        var parserFailed = false
     }
 
     /// Bytes that are not a whole result: a child that stopped half way.

@@ -109,15 +109,30 @@ final class KioskProcess: Sendable {
     /// Sends SIGTERM and waits for the exit status.
     func stop() -> Int32 {
         if process.isRunning { signal(SIGTERM) }
-        process.waitUntilExit()
+        // Bounded: once (seen in one run of many) Foundation never noticed a kiosk that had
+        // exited, and an unbounded wait would hold the whole test run, CI's included.
+        guard waitForExit(seconds: 30) else {
+            Issue.record("kiosk \(process.processIdentifier) did not end within 30 s of SIGTERM (or Foundation did not see it end): \(state)")
+            return -1
+        }
         _ = waitFor("\u{0}", seconds: 0.5)
         return process.terminationStatus
+    }
+
+    /// The process's state letter in /proc (Z: ended, not yet reaped), for a failure message.
+    private var state: String {
+        guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return "gone from /proc" }
+        return "state \(text[text.index(after: close)...].dropFirst().prefix(1))"
     }
 
     /// Waits for the process to end by itself, or kills it after `seconds`, which is a failure.
     func exitStatus(seconds: Double = 20) -> Int32 {
         if !waitForExit(seconds: seconds) { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        guard waitForExit(seconds: 30) else {
+            Issue.record("kiosk \(process.processIdentifier) did not end within 30 s of SIGKILL (or Foundation did not see it end): \(state)")
+            return -1
+        }
         _ = waitFor("\u{0}", seconds: 0.5)
         return process.terminationStatus
     }
@@ -135,7 +150,7 @@ final class KioskProcess: Sendable {
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = waitForExit(seconds: 30)
         }
         if ownsFolder { try? FileManager.default.removeItem(at: folder) }
     }

@@ -147,26 +147,36 @@ struct ChangingConfigOnBrokerTests {
         #expect(seen["\(prefix)/availability"] ?? "online" == "online", "\(step)")
     }
 
-    /// A set from MQTT on each control: applied on the glass and said back on its state topic.
-    static func expectSetsWork(_ controls: [View], kiosk: Kiosk, round: Int, _ step: String) throws {
+    /// A set from MQTT on each control, to a value it does not hold: applied on the glass and said
+    /// back on its state topic, in a message after the retained one a new subscriber is given at
+    /// once (a switch is turned over, a slider moved, a button's taps counted on by exactly one).
+    static func expectSetsWork(_ controls: [View], kiosk: Kiosk, round: Int, prefix: String = prefix, _ step: String) throws {
         let sub = try kiosk.broker.subscribe(["\(prefix)/+/state"])
         defer { sub.stop(SIGKILL) }
+        #expect(sub.wait { text in controls.allSatisfy { c in text.contains("\(prefix)/\(c.name)/state ") } },
+                "\(step): the retained states, first: \(sub.text)")
+        let glass = try kiosk.glass()
         for c in controls {
-            let on = round % 2 == 1
-            let percent = Double(10 + round * 7)
+            let before = glass[c.name]
+            let on = !(before?["on"] as? Bool ?? true)
+            var percent = Double(10 + round * 7)
+            if abs((before?["value"] as? Double ?? -1) * 100 - percent) < 1 { percent += 5 }
+            let taps = (before?["taps"] as? Int ?? -1) + 1
             let (payload, state): (String, String) = switch c.kind {
             case "switch": (on ? "ON" : "OFF", on ? "ON" : "OFF")
             case "slider": (fixedDecimal(percent, 1), fixedDecimal(percent, 1))
-            default: ("PRESS", "{\"taps\":")
+            default: ("PRESS", "{\"taps\":\(taps),")
             }
+            let seen = sub.lines.count
             try kiosk.broker.publish("\(prefix)/\(c.name)/set", payload)
-            #expect(sub.wait { $0.split(separator: "\n").contains { $0.hasPrefix("\(prefix)/\(c.name)/state \(state)") && !$0.hasSuffix("/state \(state)x") } },
-                    "\(step): \(c.name)'s state after \(payload): \(sub.text)")
+            let line = "\(prefix)/\(c.name)/state \(state)"
+            #expect(sub.wait { _ in sub.lines.dropFirst(seen).contains { c.kind == "button" ? $0.hasPrefix(line) : $0 == line } },
+                    "\(step): \(c.name)'s state after \(payload) (was \(String(describing: before))): \(sub.text)")
             let view = try kiosk.glass()[c.name]
             switch c.kind {
             case "switch": #expect(view?["on"] as? Bool == on, "\(step): \(c.name) on the glass: \(String(describing: view))")
             case "slider": #expect(abs((view?["value"] as? Double ?? -1) - percent / 100) < 1e-6, "\(step): \(c.name) on the glass: \(String(describing: view))")
-            default: #expect((view?["taps"] as? Int ?? 0) >= 1, "\(step): \(c.name) on the glass: \(String(describing: view))")
+            default: #expect(view?["taps"] as? Int == taps, "\(step): \(c.name) on the glass: \(String(describing: view))")
             }
         }
     }
@@ -190,6 +200,7 @@ struct ChangingConfigOnBrokerTests {
         try kiosk.write(before: [lamp])
         kiosk.reload(number: 1)
         try check([lamp] + base, kiosk, round: 2, "a switch added before the controls")
+        #expect(try kiosk.glass()["lamp"]?["on"] as? Bool == true, "the new switch, off by default, set ON from MQTT")
 
         try kiosk.write(before: [lamp], after: [fan])
         kiosk.reload(number: 2)
@@ -269,21 +280,22 @@ struct ChangingConfigOnBrokerTests {
         var seen: Set<String> = []
         for _ in 0..<10 where seen != moved { seen = Set(try broker.retained(["homeassistant/#", "kiosk/#"]).keys) }
         #expect(seen == moved, "restarted with another prefix: left over \(seen.subtracting(moved).sorted())")
+        try Self.expectSetsWork(base, kiosk: kiosk, round: 3, prefix: "kiosk/elsewhere", "restarted with another prefix")
 
         kiosk.stop()
         try kiosk.write(mqtt: "discovery = \"entity\"\n")
         try kiosk.start()
-        try check(base, kiosk, round: 3, discovery: "entity", "restarted with per-entity discovery")
+        try check(base, kiosk, round: 4, discovery: "entity", "restarted with per-entity discovery")
 
         kiosk.stop()
         try kiosk.write()
         try kiosk.start()
-        try check(base, kiosk, round: 4, "restarted with device discovery")
+        try check(base, kiosk, round: 5, "restarted with device discovery")
 
         kiosk.stop()
         try kiosk.write(mqtt: "discovery = false\n")
         try kiosk.start()
-        try check(base, kiosk, round: 5, discovery: nil, "restarted with discovery off")
+        try check(base, kiosk, round: 6, discovery: nil, "restarted with discovery off")
     }
 
     /// In the device form a view removed while kiosk was stopped is removed in Home Assistant by
