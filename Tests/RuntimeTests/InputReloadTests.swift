@@ -75,7 +75,7 @@ struct InputReloadTests {
 
 
     var taps: Int {
-        run.loop.scene.views[run.loop.scene.viewID(named: "button")!.rawValue].taps
+        run.loop.scene.views[run.loop.scene.viewID(named: "button")!.rawValue].button?.taps ?? -1
     }
 
     let run: LiveLoopRun
