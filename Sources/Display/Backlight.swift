@@ -35,7 +35,7 @@ public struct Backlight: Sendable, Equatable {
         self.name = name
         self.directory = directory
         let maximum = try Self.readNumber(directory + "/max_brightness")
-        guard maximum > 0 else { throw BacklightError(path: directory + "/max_brightness", "max_brightness is \(maximum); expected 1 or more") }
+        guard maximum > 0 else { throw BacklightError(path: directory + "/max_brightness", .noRange(maximum: maximum)) }
         maxBrightness = maximum
     }
 
@@ -91,10 +91,10 @@ public struct Backlight: Sendable, Equatable {
         do {
             text = try TextFile.readText(path, what: "the backlight", limit: 64)
         } catch {
-            throw BacklightError(path: path, error.reason)
+            throw BacklightError(path: path, .unreadable(error))
         }
         guard let value = Int(text.trimmingWhitespace()) else {
-            throw BacklightError(path: path, "expected a whole number, found '\(text.trimmingWhitespace().prefix(20))'")
+            throw BacklightError(path: path, .notANumber(found: String(text.trimmingWhitespace().prefix(20))))
         }
         return value
     }
@@ -106,27 +106,47 @@ public struct Backlight: Sendable, Equatable {
         do throws(SystemCallError) {
             file = try FileDescriptor.open(path, O_WRONLY | O_CLOEXEC)
         } catch {
-            throw BacklightError(path: path, "cannot open for writing: \(error.errno.reason)")
+            throw BacklightError(path: path, .cannotOpenForWriting(error.errno))
         }
         let bytes = Array((text + "\n").utf8)
-        let reason: String
         switch systemCall({ bytes.withUnsafeBytes { Glibc.write(file.rawValue, $0.baseAddress, $0.count) } }) {
         case .success(let written) where written == bytes.count: return
-        case .success(let written): reason = "short write (\(written) of \(bytes.count) bytes)"
-        case .failure(let errno): reason = errno.reason
+        case .success(let written): throw BacklightError(path: path, .shortWrite(value: text, written: written, of: bytes.count))
+        case .failure(let errno): throw BacklightError(path: path, .cannotWrite(value: text, errno))
         }
-        throw BacklightError(path: path, "cannot write '\(text)': \(reason)")
     }
 }
 
 /// A backlight file that could not be read or written: the file and the reason.
 public struct BacklightError: Error, Equatable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
+    public enum Problem: Equatable, Sendable {
+        case unreadable(FileError)
+        case notANumber(found: String)
+        /// `max_brightness` is below 1: no range to set.
+        case noRange(maximum: Int)
+        case cannotOpenForWriting(Errno)
+        case cannotWrite(value: String, Errno)
+        case shortWrite(value: String, written: Int, of: Int)
+    }
 
-    public init(path: String, _ reason: String) {
+    public var path: String
+    public var problem: Problem
+
+    public init(path: String, _ problem: Problem) {
         self.path = path
-        self.reason = reason
+        self.problem = problem
+    }
+
+    /// The reason in words, made here at the edge.
+    public var reason: String {
+        switch problem {
+        case .unreadable(let error): error.reason
+        case .notANumber(let found): "expected a whole number, found '\(found)'"
+        case .noRange(let maximum): "max_brightness is \(maximum); expected 1 or more"
+        case .cannotOpenForWriting(let errno): "cannot open for writing: \(errno.reason)"
+        case .cannotWrite(let value, let errno): "cannot write '\(value)': \(errno.reason)"
+        case .shortWrite(let value, let written, let of): "cannot write '\(value)': short write (\(written) of \(of) bytes)"
+        }
     }
 
     public var description: String { "\(path): \(reason)" }
