@@ -41,6 +41,11 @@ final class LineProcess: Sendable {
     /// in pieces).
     var lines: [Substring] { Self.wholeLines(text) }
 
+    /// The payloads `mosquitto_sub -v` printed for `topic`, in order.
+    func payloads(on topic: String) -> [String] {
+        lines.filter { $0.hasPrefix(topic + " ") }.map { String($0.dropFirst(topic.count + 1)) }
+    }
+
     static func wholeLines(_ text: String) -> [Substring] {
         guard let end = text.lastIndex(of: "\n") else { return [] }
         return text[..<end].split(separator: "\n")

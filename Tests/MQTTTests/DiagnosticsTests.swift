@@ -21,10 +21,7 @@ import Testing
 
     /// Each entity in the device config, its keys and values.
     func components(cpuTemperature: Bool) throws -> [String: [String: Any]] {
-        let d = HomeAssistantDiscovery(topics: Self.topics, deviceName: "kiosk hall", softwareVersion: "1.0")
-        let m = d.messages([], deviceEntities: Diagnostics.entities(topics: Self.topics, cpuTemperature: cpuTemperature))
-        let j = try #require(try JSONSerialization.jsonObject(with: Data(m[0].payload.utf8)) as? [String: Any])
-        return try #require(j["cmps"] as? [String: [String: Any]])
+        try deviceConfigComponents(Diagnostics.entities(topics: Self.topics, cpuTemperature: cpuTemperature), topics: Self.topics)
     }
 
     @Test func everyEntityKeyByKey() throws {
@@ -87,9 +84,7 @@ struct DiagnosticsOnBrokerTests {
     static let topic = "\(KioskOnBrokerTests.prefix)/diagnostics"
 
     func messages(_ sub: LineProcess) -> [[String: Any]] {
-        sub.lines.filter { $0.hasPrefix(Self.topic + " ") }.compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.dropFirst(Self.topic.count + 1).utf8)) as? [String: Any]
-        }
+        sub.payloads(on: Self.topic).compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
     /// Once at connect, after the device config; then at each stats line of kiosk's clock, never

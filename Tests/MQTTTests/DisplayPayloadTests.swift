@@ -18,10 +18,7 @@ import Testing
     ]
 
     func components(brightness: Bool) throws -> [String: [String: Any]] {
-        let d = HomeAssistantDiscovery(topics: Self.topics, deviceName: "kiosk hall", softwareVersion: "1.0")
-        let m = d.messages([], deviceEntities: DisplayEntities.entities(topics: Self.topics, brightness: brightness))
-        let j = try #require(try JSONSerialization.jsonObject(with: Data(m[0].payload.utf8)) as? [String: Any])
-        return try #require(j["cmps"] as? [String: [String: Any]])
+        try deviceConfigComponents(DisplayEntities.entities(topics: Self.topics, brightness: brightness), topics: Self.topics)
     }
 
     @Test func everyKeyIsInHomeAssistantsSchema() throws {

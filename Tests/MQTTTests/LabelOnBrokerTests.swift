@@ -13,7 +13,7 @@ struct LabelOnBrokerTests {
     static let label = "\(KioskOnBrokerTests.prefix)/button/label"
 
     func labels(_ sub: LineProcess) -> [String] {
-        sub.lines.filter { $0.hasPrefix(Self.label + " ") }.map { String($0.dropFirst(Self.label.count + 1)) }
+        sub.payloads(on: Self.label)
     }
 
     func labelOnGlass(_ h: VirtualLoopOnBroker) throws -> String {

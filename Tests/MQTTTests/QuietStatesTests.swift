@@ -15,7 +15,7 @@ struct QuietStatesTests {
 
     /// The slider's states the subscriber has seen, in order.
     func states(_ sub: LineProcess) -> [String] {
-        sub.lines.filter { $0.hasPrefix(Self.state + " ") }.map { String($0.dropFirst(Self.state.count + 1)) }
+        sub.payloads(on: Self.state)
     }
 
     func sliderOnGlass(_ h: VirtualLoopOnBroker) throws -> String {
