@@ -1,7 +1,6 @@
 import Benchmark
 import BenchmarkThresholds
 import CairoReference
-import Display
 import Foundation
 import Gestures
 import KioskConfig
@@ -70,27 +69,6 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { f.fullFrame() }
         benchmark.stopMeasurement()
     }, setup: { () throws -> Frames in try Frames(.rgb565) })
-
-    var copyConfiguration = Benchmark.defaultConfiguration
-    copyConfiguration.thresholds = Thresholds.memoryBound
-
-    // The copy from the shadow buffer into a dumb-buffer-sized target, through the same code the
-    // DRM display uses (written row by row, never read).
-    Benchmark("copy a full frame to a dumb-buffer-sized buffer, XRGB8888", configuration: copyConfiguration, closure: { (benchmark: Benchmark, f: Frames) in
-        let target = try HeadlessDisplay(width: 800, height: 480)
-        let all = [Rect(x: 0, y: 0, width: 800, height: 480)]
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { target.copy(from: f.buffer, damage: all) }
-        benchmark.stopMeasurement()
-    }, setup: { () throws -> Frames in try Frames(.xrgb8888) })
-
-    Benchmark("copy a full frame rotated 90°, XRGB8888", closure: { (benchmark: Benchmark, f: Frames) in
-        let target = try HeadlessDisplay(width: 480, height: 800)
-        let all = [Rect(x: 0, y: 0, width: 800, height: 480)]
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { target.copy(from: f.buffer, damage: all, rotation: .clockwise90) }
-        benchmark.stopMeasurement()
-    }, setup: { () throws -> Frames in try Frames(.xrgb8888) })
 
     transformBenchmarks()
 

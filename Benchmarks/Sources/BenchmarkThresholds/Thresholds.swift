@@ -15,11 +15,11 @@ public enum Thresholds {
         .mallocCountTotal: .init(absolute: [.p90: 2]),
     ] }
 
-    /// For the upright copies of a whole frame (row by row memcpy: DisplayCopy's upright ones and
-    /// RenderFrame's copy to a dumb-buffer-sized buffer): they measure the machine's memory, not
-    /// our code. A 1.5 MB frame sits in this machine's cache and not in a smaller one: a CI
-    /// machine copied it in 186 µs against the 43 µs recorded here (4.3x). So up to 8x there;
-    /// the turned copies, our own tiled code, keep `perFrame`; allocations stay as tight.
+    /// For the upright copies of a whole frame (row by row memcpy, DisplayCopy's upright ones):
+    /// they measure the machine's memory, not our code. DisplayCopy copies frames the cache does
+    /// not hold (as on the Pi), so machines differ by their memory's speed; a CI machine's shared
+    /// memory varies more than its cores do. So up to 8x there; the turned copies, our own tiled
+    /// code, keep `perFrame`; allocations stay as tight.
     public static var memoryBound: [BenchmarkMetric: BenchmarkThresholds] { [
         .wallClock: .init(relative: [.p90: 700.0]),
         .mallocCountTotal: .init(absolute: [.p90: 2]),
