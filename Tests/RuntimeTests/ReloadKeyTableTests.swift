@@ -149,6 +149,8 @@ struct ReloadedKey: Sendable, CustomTestStringConvertible {
         set("display.backlight", "\"bl-b\"", .applied) { $0.loop.screen.backlight?.name ?? "none" },
         set("display.screenshot_directory", "\"@FOLDER@/shots-b\"", .applied) { rig in
             rig.loop.writeScreenshot()
+            // Written by a child: the loop's wake-ups until it is gone.
+            rig.loop.runOnce(seconds: 20, waitingUpTo: 1000) { !rig.loop.extensions.fileScreenshots.inFlight }
             return rig.loop.screenshotsWritten.last.map { URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent } ?? "none"
         },
     ]

@@ -111,4 +111,84 @@ final class ScreenshotLoopTests {
         #expect(kill(child.pid, 0) != 0, "reaped")
         #expect(job.dropped == 1 && !job.inFlight)
     }
+
+    // SIGUSR1's screenshot: written to its file by a child of its own, the loop only renaming it.
+
+    var fileJob: ScreenshotJob { run.loop.extensions.fileScreenshots }
+
+    /// The loop's wake-ups until SIGUSR1's child is gone.
+    func awaitFile() {
+        run.embedded.run(seconds: 50, waitingUpTo: 1000) { !fileJob.inFlight }
+    }
+
+    func pngs() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: run.folder.path).filter { $0.contains(".png") }.sorted()
+    }
+
+    @Test func sigusr1sFileIsWrittenByAChildWhileTheLoopDrawsOnAndNamedOnlyWhenWhole() throws {
+        run.loop.configuration.runtime.display.screenshotDirectory = run.folder.path
+        let asked = try PixelBuffer(png: try run.loop.pipeline.shadow.pngData())
+        run.loop.writeScreenshot()
+        let child = try #require(fileJob.child, "a child writes it: \(run.handler.entries.map { $0.message.description })")
+        kill(child.pid, SIGSTOP)
+        let flips = run.loop.output?.flipCount ?? 0
+        for i in 1...30 {
+            _ = run.loop.apply(.setValue(view: "slider", Double(i) / 30), source: .socket)
+            run.embedded.advanceTime(by: 1.0 / 60)
+        }
+        #expect((run.loop.output?.flipCount ?? 0) >= flips + 30, "the loop draws on while the child writes")
+        let partial = try pngs()
+        #expect(partial.count == 1 && partial[0].hasPrefix(".kiosk-") && partial[0].hasSuffix(".png.partial"),
+                "only the hidden temporary name while it is written: \(partial)")
+        #expect(run.loop.screenshotsWritten.isEmpty)
+        run.loop.writeScreenshot()
+        #expect(fileJob.coalesced == 1, "a SIGUSR1 while one is written is answered by it")
+        kill(child.pid, SIGCONT)
+        awaitFile()
+        let path = try #require(run.loop.screenshotsWritten.last)
+        #expect(run.loop.screenshotsWritten.count == 1)
+        let written = try pngs()
+        #expect(written == [URL(fileURLWithPath: path).lastPathComponent], "renamed, nothing else left: \(written)")
+        #expect(URL(fileURLWithPath: path).lastPathComponent.wholeMatch(of: /kiosk-\d{8}-\d{6}-1\.png/) != nil, "\(path)")
+        let picture = try PixelBuffer(contentsOfPNG: path)
+        #expect(firstDifference(picture, asked) == "none", "the picture is the frame drawn when SIGUSR1 came")
+        #expect(run.handler.entries.contains { $0.message.description == "SIGUSR1: screenshot written" })
+
+        run.loop.writeScreenshot()
+        awaitFile()
+        #expect(run.loop.screenshotsWritten.count == 2 && run.loop.screenshotsWritten[1].hasSuffix("-2.png"),
+                "no interval between SIGUSR1's: \(run.loop.screenshotsWritten)")
+    }
+
+    @Test func sigusr1sChildThatFailsLeavesNoFileAndSaysWhy() throws {
+        run.loop.configuration.runtime.display.screenshotDirectory = run.folder.path
+        run.loop.extensions.fileScreenshots = ScreenshotJob(limits: .init(minimumInterval: 0, seconds: 5))
+        run.loop.writeScreenshot()
+        let child = try #require(fileJob.child)
+        kill(child.pid, SIGSTOP)
+        run.clock.now = run.clock.now.adding(seconds: 5)
+        awaitFile()
+        #expect(kill(child.pid, 0) != 0, "reaped")
+        let left = try pngs()
+        #expect(left.isEmpty, "the temporary file is removed: \(left)")
+        #expect(run.loop.screenshotsWritten.isEmpty)
+        let error = try #require(run.handler.entries.last { $0.level == .error }?.message.description)
+        #expect(error == "SIGUSR1: screenshot not written: the encoder took longer than 5 s and was stopped")
+
+        // Stopped with the loop: the child killed, its temporary file removed.
+        run.loop.writeScreenshot()
+        #expect(fileJob.inFlight)
+        run.loop.shutdownExtensions()
+        let leftAtStop = try pngs()
+        #expect(!fileJob.inFlight && leftAtStop.isEmpty, "\(leftAtStop)")
+    }
+
+    @Test func sigusr1IntoAFolderThatIsNotThereNamesIt() throws {
+        let missing = run.folder.appendingPathComponent("no-such-folder").path
+        run.loop.configuration.runtime.display.screenshotDirectory = missing
+        run.loop.writeScreenshot()
+        #expect(!fileJob.inFlight, "no child for a folder that cannot take the file")
+        let error = try #require(run.handler.entries.last { $0.level == .error }?.message.description)
+        #expect(error.hasPrefix("SIGUSR1: screenshot not written: ") && error.contains(missing), "\(error)")
+    }
 }

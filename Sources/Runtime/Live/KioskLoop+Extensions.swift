@@ -19,6 +19,9 @@ struct LoopExtensions {
     var commands = RingQueue<QueuedCommand>(capacity: Self.commandCapacity)
     /// The screenshot being encoded in a child, with its bounds (KioskLoop+Screenshots.swift).
     var screenshots = ScreenshotJob()
+    /// SIGUSR1's screenshot being written to its file by a child: one at a time, no interval
+    /// (only someone on the kiosk itself can send it).
+    var fileScreenshots = ScreenshotJob(limits: .init(minimumInterval: 0))
     /// Each socket client has one command waiting at most, MQTT `maximumCommands`.
     static let commandCapacity = 512
 
@@ -60,6 +63,7 @@ extension KioskLoop: CommandTarget {
     /// Each extension's descriptors, after the loop's own (poll()'s array, reused every wake-up).
     func appendExtensionDescriptors() {
         extensions.screenshots.appendPollDescriptors(to: &pollLoop.fds)
+        extensions.fileScreenshots.appendPollDescriptors(to: &pollLoop.fds)
         for e in extensions.installed { e.appendPollDescriptors(to: &pollLoop.fds) }
     }
 
@@ -67,6 +71,7 @@ extension KioskLoop: CommandTarget {
     /// deadlines. Runs before the input stage.
     func serviceExtensions() {
         serviceScreenshots(at: clock.now)
+        serviceFileScreenshots(at: clock.now)
         guard !extensions.installed.isEmpty || !extensions.touches.queue.isEmpty else { return }
         scene.recordsEvents = true
         let now = clock.now
@@ -97,6 +102,7 @@ extension KioskLoop: CommandTarget {
     var extensionDeadline: Instant? {
         var wake = extensions.touches.nextDeadline
         if let t = extensions.screenshots.nextDeadline, wake.map({ t < $0 }) ?? true { wake = t }
+        if let t = extensions.fileScreenshots.nextDeadline, wake.map({ t < $0 }) ?? true { wake = t }
         for e in extensions.installed {
             if let t = e.nextDeadline, wake.map({ t < $0 }) ?? true { wake = t }
         }
@@ -127,6 +133,7 @@ extension KioskLoop: CommandTarget {
         let now = clock.now
         for e in extensions.installed { e.stop(now: now) }
         extensions.screenshots.cancel()
+        extensions.fileScreenshots.cancel()
         extensions.installed.removeAll()
     }
 

@@ -61,29 +61,4 @@ extension KioskLoop {
                                overruns: meter.stats.totalOverruns.reduce(0, +), touchscreenConnected: (liveInput?.deviceCount ?? 0) > 0,
                                startedAt: startedAt)
     }
-
-    func writeScreenshot() {
-        let directory = configuration.runtime.display.screenshotDirectory
-        var t = time(nil)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        let stamp = String(format4: Int(parts.tm_year) + 1900) + two(Int(parts.tm_mon) + 1) + two(Int(parts.tm_mday))
-            + "-" + two(Int(parts.tm_hour)) + two(Int(parts.tm_min)) + two(Int(parts.tm_sec))
-        let path = "\(directory)/kiosk-\(stamp)-\(screenshotsWritten.count + 1).png"
-        do {
-            // cairo says only that the stream failed: the folder's own trouble is named first.
-            try TextFile.checkWritable(path, what: "the screenshot")
-            try shadow.writePNG(to: path)
-            screenshotsWritten.append(path)
-            log.info("SIGUSR1: screenshot written", metadata: ["screenshot": "\(path)"])
-        } catch {
-            log.error("SIGUSR1: screenshot not written: \(error)", metadata: ["screenshot.directory": "\(directory)"])
-        }
-    }
-
-    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-}
-
-extension String {
-    fileprivate init(format4 n: Int) { self = n < 1000 ? String(repeating: "0", count: 4 - String(n).count) + String(n) : String(n) }
 }

@@ -12,6 +12,9 @@ public struct Screenshot: Sendable, Equatable {
     public var height: Int
     /// When it was asked for: the frame is the one drawn by then.
     public var takenAt: Instant
+    /// Where the PNG was written, when it was asked for as a file (SIGUSR1's); `png` is then
+    /// empty: the loop never reads the picture back.
+    public var file: String?
 }
 
 /// Why a screenshot that was started did not come: said to every one who waited for it.
@@ -31,11 +34,23 @@ public struct ScreenshotError: Error, Sendable, Equatable, CustomStringConvertib
 /// time (a request while one encodes waits for that one's picture: coalesced), at most one start
 /// per `Limits.minimumInterval` (a request sooner is refused and counted as dropped), at most
 /// `Limits.maximumBytes` of PNG (more: the child is killed), `Limits.seconds` for the child.
+///
+/// A picture asked for as a file (SIGUSR1's) is written by the child itself, to a temporary name
+/// beside the file; the loop only renames it once the child exited with success (or removes it),
+/// so no disk write of it is the loop's and no half-written picture has the file's name.
 final class ScreenshotJob {
     struct Limits {
         var minimumInterval = 2.0
         var maximumBytes = 2 << 20
         var seconds = 10.0
+    }
+
+    /// Where the child writes the picture.
+    enum Output: Equatable {
+        /// Down a pipe the loop reads: the picture comes back as bytes (the socket's and MQTT's).
+        case pipe
+        /// Into this file.
+        case file(String)
     }
 
     /// What became of a request.
@@ -51,7 +66,10 @@ final class ScreenshotJob {
     struct Child {
         var pid: pid_t
         var pidfd: Int32
+        /// The read end of the child's pipe; -1 when it writes a file.
         var pipe: Int32
+        /// The file it writes, when it does.
+        var file: String?
         var bytes: [UInt8] = []
         var ended = false
         var status: Int32?
@@ -78,8 +96,15 @@ final class ScreenshotJob {
 
     var inFlight: Bool { child != nil }
 
-    /// Starts encoding `frame` as it is at `now`, joins the encode in flight, or says why not.
-    func request(_ frame: PixelBuffer, now: Instant) -> Admission {
+    /// Where a child writes the file `path` until it exited with success: hidden, beside it.
+    static func temporaryName(of path: String) -> String {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        return path[..<slash] + "." + path[slash...] + ".partial"
+    }
+
+    /// Starts encoding `frame` as it is at `now` into `output`, joins the encode in flight (its
+    /// output, whatever this one asked for), or says why not.
+    func request(_ frame: PixelBuffer, into output: Output = .pipe, now: Instant) -> Admission {
         if child != nil {
             coalesced += 1
             return .joined
@@ -89,7 +114,7 @@ final class ScreenshotJob {
             let wait = last.adding(seconds: limits.minimumInterval).seconds - now.seconds
             return .refused("at most one screenshot every \(fixedDecimal(limits.minimumInterval, 1)) s; the next in \(fixedDecimal(wait, 1)) s")
         }
-        switch start(frame, now: now) {
+        switch start(frame, into: output, now: now) {
         case .success(let c):
             child = c
             lastStart = now
@@ -100,14 +125,31 @@ final class ScreenshotJob {
         }
     }
 
-    private func start(_ frame: PixelBuffer, now: Instant) -> Result<Child, SystemCallError> {
-        var ends: [Int32] = [-1, -1]
-        guard kiosk_pipe2(&ends, O_CLOEXEC) == 0 else { return .failure(SystemCallError(call: "pipe2", errno: Errno(rawValue: errno))) }
-        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-        let forked = frame.forkPNGWriter(to: ends[1])
-        close(ends[1])
+    private func start(_ frame: PixelBuffer, into output: Output, now: Instant) -> Result<Child, SystemCallError> {
+        // What the child writes to, and what the loop keeps: a pipe's read end, or nothing.
+        let target: Int32, readEnd: Int32
+        switch output {
+        case .pipe:
+            var ends: [Int32] = [-1, -1]
+            guard kiosk_pipe2(&ends, O_CLOEXEC) == 0 else { return .failure(SystemCallError(call: "pipe2", errno: Errno(rawValue: errno))) }
+            _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+            (target, readEnd) = (ends[1], ends[0])
+        case .file(let path):
+            let temporary = Self.temporaryName(of: path)
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { return .failure(SystemCallError(call: "open", subject: temporary, errno: Errno(rawValue: errno))) }
+            (target, readEnd) = (fd, -1)
+        }
+        let forked = frame.forkPNGWriter(to: target)
+        close(target)
+        var file: String?
+        if case .file(let path) = output { file = path }
+        func undo() {
+            if readEnd >= 0 { close(readEnd) }
+            if let file { unlink(Self.temporaryName(of: file)) }
+        }
         guard case .success(let pid) = forked else {
-            close(ends[0])
+            undo()
             if case .failure(let e) = forked { return .failure(SystemCallError(call: "fork", errno: e)) }
             return .failure(SystemCallError(call: "fork", errno: Errno(rawValue: EINVAL)))
         }
@@ -118,12 +160,12 @@ final class ScreenshotJob {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             _ = systemCall { waitpid(pid, &status, 0) }
-            close(ends[0])
+            undo()
             return .failure(SystemCallError(call: "pidfd_open", errno: Errno(rawValue: code)))
         }
         _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
-        return .success(Child(pid: pid, pidfd: pidfd, pipe: ends[0], deadline: now.adding(seconds: limits.seconds),
-                              width: frame.width, height: frame.height, askedAt: now))
+        return .success(Child(pid: pid, pidfd: pidfd, pipe: readEnd, file: file, ended: readEnd < 0,
+                              deadline: now.adding(seconds: limits.seconds), width: frame.width, height: frame.height, askedAt: now))
     }
 
     /// The child's pipe until it ends, and its pidfd until it exits.
@@ -154,14 +196,26 @@ final class ScreenshotJob {
             child = c
             return nil
         }
-        close(c.pipe)
+        if c.pipe >= 0 { close(c.pipe) }
         close(c.pidfd)
         child = nil
-        if let failure = c.failure { return failed(failure) }
-        guard status == 0 else { return failed("the encoder ended with \(HookSpawn.describe(status: status).text)") }
-        guard c.bytes.starts(with: PixelBuffer.pngSignature) else { return failed("the encoder wrote no PNG") }
+        let temporary = c.file.map(Self.temporaryName(of:))
+        if let failure = c.failure ?? (status == 0 ? nil : "the encoder ended with \(HookSpawn.describe(status: status).text)") {
+            if let temporary { unlink(temporary) }
+            return failed(failure)
+        }
+        if let file = c.file, let temporary {
+            // Renamed only once whole: the file's name never holds half a picture.
+            guard rename(temporary, file) == 0 else {
+                let why = Errno(rawValue: errno)
+                unlink(temporary)
+                return failed("rename \(temporary) to \(file): \(why)")
+            }
+        } else if !c.bytes.starts(with: PixelBuffer.pngSignature) {
+            return failed("the encoder wrote no PNG")
+        }
         taken += 1
-        return .success(Screenshot(png: c.bytes, width: c.width, height: c.height, takenAt: c.askedAt))
+        return .success(Screenshot(png: c.bytes, width: c.width, height: c.height, takenAt: c.askedAt, file: c.file))
     }
 
     private func failed(_ why: String) -> Result<Screenshot, ScreenshotError> {
@@ -203,8 +257,9 @@ final class ScreenshotJob {
         kill(c.pid, SIGKILL)
         var status: Int32 = 0
         _ = systemCall { waitpid(c.pid, &status, 0) }
-        close(c.pipe)
+        if c.pipe >= 0 { close(c.pipe) }
         close(c.pidfd)
+        if let file = c.file { unlink(Self.temporaryName(of: file)) }
         child = nil
     }
 }

@@ -29,4 +29,9 @@ public enum WallClock {
         return "\(String(repeating: "0", count: max(0, 4 - year.count)))\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
             + "T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))+00:00"
     }
+
+    /// `seconds` as `20261126-133010` (UTC), for file names.
+    public static func fileStamp(_ seconds: Double) -> String {
+        String(iso8601(seconds).prefix(19).compactMap { $0 == "-" || $0 == ":" ? nil : $0 == "T" ? "-" : $0 })
+    }
 }
