@@ -18,6 +18,7 @@ script=${1:?usage: boot.sh SCRIPT [FILE...]}
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+. "$top/Tests/vm/initramfs.sh"
 root=${KIOSK_ARM64_ROOT:-$("$top/Tools/trixie-root.sh" path)}
 vm=$root/opt/arm64-vm
 version=$(cat "$vm/kernel-version")
@@ -50,39 +51,9 @@ for file in "$@"; do
     if is_aarch64 "$file"; then copy_binary "$file" "$initrd/payload/$(basename "$file")"; else cp "$file" "$initrd/payload/"; fi
 done
 cp "$script" "$initrd/payload/script.sh"
-: > "$initrd/modules.order"
-for module in virtio_gpu uinput evdev virtio_pci virtio_console; do
-    /sbin/modprobe -d "$kbase" -S "$version" --show-depends "$module" 2>/dev/null | awk '/^insmod/{print $2}'
-done | awk '!seen[$0]++' | while read -r path; do
-    name=$(basename "$path")
-    cp "$path" "$initrd/modules/$name"
-    echo "/modules/$name" >> "$initrd/modules.order"
-done
-cat > "$initrd/init" <<'INIT'
-#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-for m in $(cat /modules.order); do
-    case $m in *.ko.xz) xz -dc "$m" > "${m%.xz}" && m=${m%.xz} ;; esac
-    insmod "$m" 2>/dev/null
-done
-mdev -s 2>/dev/null
-export LD_LIBRARY_PATH=/lib/aarch64-linux-gnu
-# The host's word that a screendump was taken (Tests/vm/screendump.sh waits for it).
-for i in $(seq 1 50); do [ -e /dev/hvc0 ] && break; sleep 0.1; done
-if stty -F /dev/hvc0 raw -echo 2>/dev/null; then
-    cat /dev/hvc0 > /tmp/screendumps-taken &
-fi
-echo KIOSK-VM-READY
-cd /payload && sh -c '. /lib/kiosk-vm-helpers.sh && . /payload/script.sh'
-echo "KIOSK-VM-EXIT $?"
-poweroff -f
-INIT
-chmod +x "$initrd/init"
-cp "$top/Tests/vm/helpers.sh" "$initrd/lib/kiosk-vm-helpers.sh"
-install -m 0755 "$top/Tests/vm/screendump.sh" "$initrd/bin/screendump"
+vm_modules "$initrd" "$kbase" "$version" virtio_gpu uinput evdev virtio_pci virtio_console
+# The host's word that a screendump was taken comes on a virtio console.
+vm_init "$initrd" /dev/hvc0 'export LD_LIBRARY_PATH=/lib/aarch64-linux-gnu'
 (cd "$initrd" && find . | cpio -o -H newc --quiet) > "$run/initrd.cpio"
 
 serial=$run/serial.log
@@ -100,11 +71,5 @@ kernel=$vm/boot/vmlinuz-$version
 timeout "${KIOSK_VM_TIMEOUT:-240}" qemu-system-aarch64 -M virt -cpu cortex-a72 -m 1024 -smp 1 -no-reboot \
     -kernel "$kernel" -initrd "$run/initrd.cpio" -append "console=ttyAMA0 rdinit=/init quiet panic=-1" \
     -device virtio-gpu-pci,xres=800,yres=480 -nic none -display none -serial "file:$serial" "${monitor[@]}" || true
-if [ -n "$watcher" ]; then
-    kill "$watcher" 2>/dev/null || true
-    wait "$watcher" 2>/dev/null || true
-fi
-cat "$serial"
-status=$(sed -n 's/^KIOSK-VM-EXIT \([0-9]*\).*/\1/p' "$serial" | tail -1)
-[ -n "$status" ] || { echo "boot.sh: the VM did not finish its script (see the console above)" >&2; exit 1; }
-exit "$status"
+vm_stop "$watcher"
+vm_exit "$serial" boot.sh

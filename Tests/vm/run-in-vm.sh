@@ -26,6 +26,7 @@
 # before the script runs: the guest is 10.0.2.15, and 10.0.2.2 is this machine's 127.0.0.1 (a
 # broker the test starts there is reached from inside at 10.0.2.2).
 set -euo pipefail
+. "$(dirname "$0")/initramfs.sh"
 
 script=${1:?usage: run-in-vm.sh SCRIPT [FILE...]}
 shift
@@ -61,47 +62,16 @@ for file in "$@"; do
     fi
 done
 cp "$script" "$root/payload/script.sh"
-: > "$root/modules.order"
-for module in virtio_gpu uinput evdev virtio_pci virtio_net; do
-    /sbin/modprobe -d "$work/kernel" -S "$version" --show-depends "$module" | awk '/^insmod/{print $2}'
-done | awk '!seen[$0]++' | while read -r path; do
-    name=$(basename "$path")
-    cp "$path" "$root/modules/$name"
-    echo "/modules/$name" >> "$root/modules.order"
-done
-cat > "$root/init" <<'INIT'
-#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-for m in $(cat /modules.order); do
-    case $m in *.ko.xz) xz -dc "$m" > "${m%.xz}" && m=${m%.xz} ;; esac
-    insmod "$m" 2>/dev/null
-done
-mdev -s 2>/dev/null
-ip link set lo up 2>/dev/null
+vm_modules "$root" "$work/kernel" "$version" virtio_gpu uinput evdev virtio_pci virtio_net
 # QEMU's user-mode network (KIOSK_VM_NETWORK=1): the first card, with the addresses slirp gives.
+vm_init "$root" /dev/ttyS2 '
+ip link set lo up 2>/dev/null
 for nic in /sys/class/net/*; do
     nic=${nic##*/}
     [ "$nic" = lo ] && continue
     ip link set "$nic" up && ip addr add 10.0.2.15/24 dev "$nic" && ip route add default via 10.0.2.2
     break
-done
-# The host's word that a screendump was taken (run-in-vm.sh's screendump helper waits for it).
-if stty -F /dev/ttyS2 raw -echo 2>/dev/null; then
-    cat /dev/ttyS2 > /tmp/screendumps-taken &
-fi
-echo KIOSK-VM-READY
-cd /payload && sh -c '. /lib/kiosk-vm-helpers.sh && . /payload/script.sh'
-echo "KIOSK-VM-EXIT $?"
-poweroff -f
-INIT
-chmod +x "$root/init"
-# The waits and sections every script uses (Tests/vm/helpers.sh), sourced before it.
-mkdir -p "$root/lib"
-cp "$(dirname "$0")/helpers.sh" "$root/lib/kiosk-vm-helpers.sh"
-install -m 0755 "$(dirname "$0")/screendump.sh" "$root/bin/screendump"
+done'
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$run/initrd.cpio.gz"
 
 serial="$run/serial.log"
@@ -137,15 +107,6 @@ timeout "${KIOSK_VM_TIMEOUT:-180}" qemu-system-x86_64 -accel tcg -m 512 -smp 1 -
     -kernel "$work/kernel/vmlinux" -initrd "$run/initrd.cpio.gz" \
     -append "console=ttyS0 quiet panic=-1" \
     -device virtio-gpu-pci,xres=800,yres=480 -serial "file:$serial" "${second[@]}" "${monitor[@]}" "${vnc[@]}" "${network[@]}" || true
-if [ -n "$sizer" ]; then
-    kill "$sizer" 2>/dev/null || true
-    wait "$sizer" 2>/dev/null || true
-fi
-if [ -n "$watcher" ]; then
-    kill "$watcher" 2>/dev/null || true
-    wait "$watcher" 2>/dev/null || true
-fi
-cat "$serial"
-status=$(sed -n 's/^KIOSK-VM-EXIT \([0-9]*\).*/\1/p' "$serial" | tail -1)
-[ -n "$status" ] || { echo "run-in-vm: the VM did not finish its script (see the console above)" >&2; exit 1; }
-exit "$status"
+vm_stop "$sizer"
+vm_stop "$watcher"
+vm_exit "$serial" run-in-vm
