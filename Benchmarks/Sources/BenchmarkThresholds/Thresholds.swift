@@ -15,8 +15,9 @@ public enum Thresholds {
         .mallocCountTotal: .init(absolute: [.p90: 2]),
     ] }
 
-    /// For the upright copies of a whole frame (row by row memcpy, DisplayCopy's upright ones):
-    /// they measure the machine's memory, not our code. DisplayCopy copies frames the cache does
+    /// For the upright copies of a whole frame (row by row memcpy, DisplayCopy's upright ones)
+    /// and RenderFrame's full frame with every picture cached (1.5 MB written): they measure the
+    /// machine's memory, not our code. DisplayCopy copies frames the cache does
     /// not hold (as on the Pi), so machines differ by their memory's speed; a CI machine's shared
     /// memory varies more than its cores do. So up to 8x there; the turned copies, our own tiled
     /// code, keep `perFrame`; allocations stay as tight.
