@@ -183,6 +183,13 @@ final class ScreenshotLoopTests {
         #expect(!fileJob.inFlight && leftAtStop.isEmpty, "\(leftAtStop)")
     }
 
+    @Test func sigusr1sFileIsNamedByTheUTCSecondAndWrittenUnderAHiddenNameBesideIt() {
+        #expect(WallClock.fileStamp(0) == "19700101-000000")
+        #expect(WallClock.fileStamp(1_795_700_000.9) == "20261126-133320")
+        #expect(ScreenshotJob.temporaryName(of: "/var/lib/kiosk/kiosk-20261126-133320-1.png") == "/var/lib/kiosk/.kiosk-20261126-133320-1.png.partial")
+        #expect(ScreenshotJob.temporaryName(of: "shot.png") == ".shot.png.partial")
+    }
+
     @Test func sigusr1IntoAFolderThatIsNotThereNamesIt() throws {
         let missing = run.folder.appendingPathComponent("no-such-folder").path
         run.loop.configuration.runtime.display.screenshotDirectory = missing
