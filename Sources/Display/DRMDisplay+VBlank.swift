@@ -26,7 +26,7 @@ extension DRMDisplay {
         }
         switch lastVBlank() {
         case .failed(let code) where code == EOPNOTSUPP || code == ENOTSUP || code == ENOSYS:
-            vblankUnknownReason = "drmWaitVBlank: \(String(cString: strerror(code))); the driver has no vblank interrupts"
+            vblankUnknownReason = "drmWaitVBlank: \(Errno(rawValue: code)); the driver has no vblank interrupts"
         case .failed:
             // EINVAL: the CRTC may be off until the mode is set (older kernels also say EINVAL
             // for a driver without vblank interrupts): asked again once it is.
@@ -44,7 +44,7 @@ extension DRMDisplay {
         vblankAskAgain = false
         if case .failed(let code) = lastVBlank() {
             grid = nil
-            vblankUnknownReason = "drmWaitVBlank: \(String(cString: strerror(code))) with the mode set; no vblank times"
+            vblankUnknownReason = "drmWaitVBlank: \(Errno(rawValue: code)) with the mode set; no vblank times"
         }
     }
 

@@ -74,7 +74,7 @@ public enum ConfigParsing {
 
     static func parseInChild(_ text: String) -> Result<TOMLDocument, TOMLWire.Problem> {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return refused("cannot make a pipe for the parser: \(String(cString: strerror(errno)))") }
+        guard pipe(&ends) == 0 else { return refused("cannot make a pipe for the parser: \(Errno(rawValue: errno))") }
         // Not inherited by a hook spawned later (pipe2 with O_CLOEXEC is not in Glibc's module).
         for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let pid = fork()
@@ -91,7 +91,7 @@ public enum ConfigParsing {
         }
         close(ends[1])
         defer { close(ends[0]) }
-        guard pid > 0 else { return refused("cannot start the parser: fork: \(String(cString: strerror(errno)))") }
+        guard pid > 0 else { return refused("cannot start the parser: fork: \(Errno(rawValue: errno))") }
         let bytes = readAll(ends[0], seconds: childSeconds)
         if bytes == nil { kill(pid, SIGKILL) }
         var status: Int32 = 0

@@ -1,3 +1,4 @@
+import KioskCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,7 +35,7 @@ enum FontFile {
         case ENOENT: "does not exist"
         case EACCES: "cannot be read: permission denied"
         case ENOTDIR: "does not exist: a part of the path is not a folder"
-        default: "cannot be read: " + String(cString: strerror(code))
+        default: "cannot be read: \(Errno(rawValue: code))"
         }
     }
 }

@@ -1,3 +1,4 @@
+import KioskCore
 import Scene
 #if canImport(Glibc)
 import Glibc
@@ -142,11 +143,11 @@ struct HookSection {
     static func problem(_ program: String) -> String? {
         var s = stat()
         guard stat(program, &s) == 0 else {
-            return "'\(program)' cannot be run: \(String(cString: strerror(errno)))"
+            return "'\(program)' cannot be run: \(Errno(rawValue: errno))"
         }
         guard (s.st_mode & S_IFMT) == S_IFREG else { return "'\(program)' is not a file" }
         guard access(program, X_OK) == 0 else {
-            return "'\(program)' is not executable (\(String(cString: strerror(errno)))); chmod +x it, or fix the path"
+            return "'\(program)' is not executable (\(Errno(rawValue: errno))); chmod +x it, or fix the path"
         }
         return nil
     }

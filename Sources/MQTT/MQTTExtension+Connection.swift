@@ -129,7 +129,7 @@ extension MQTTExtension {
             var code: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
-            let why = code != 0 ? String(cString: strerror(code)) : "the connection was closed"
+            let why = code != 0 ? "\(Errno(rawValue: code))" : "the connection was closed"
             perform(machine.connectFailed("connecting to \(settings.broker.host):\(settings.broker.port): \(why)", now: now), now: now)
             return
         }

@@ -1,4 +1,5 @@
 import CMosquitto
+import KioskCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,7 @@ public struct MosquittoError: Error, Sendable, Equatable, CustomStringConvertibl
     public var call: String
 
     public var description: String {
-        if code == Int32(MOSQ_ERR_ERRNO.rawValue) { return "\(call): \(String(cString: strerror(systemError)))" }
+        if code == Int32(MOSQ_ERR_ERRNO.rawValue) { return "\(call): \(Errno(rawValue: systemError))" }
         return "\(call): \(String(cString: mosquitto_strerror(code)))"
     }
 }
