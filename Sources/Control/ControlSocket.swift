@@ -110,8 +110,7 @@ public final class ControlSocket: LoopExtension {
         settings.maximumClients = new.control.maximumClients
         settings.clientQueueLines = new.control.clientQueueLines
         for c in clients { c.capacity = settings.clientQueueLines }
-        guard let next = new.control.socket, next != path else { return [] }
-        return ["control.socket"]
+        return ControlSettings.restartKeys(listeningAt: path, new: new.control)
     }
 
     public func stop(now: Instant) {

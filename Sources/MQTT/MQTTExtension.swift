@@ -257,27 +257,11 @@ public final class MQTTExtension: LoopExtension {
             retainedOutOfLine = true
             if next.discovery != .off { discoveryWanted = .all }
         }
-        return Self.restartKeys(running: settings, new: next)
+        return settings.restartKeys(for: next)
     }
 
     public func stop(now: Instant) {
         guard machine.stop() == .goOffline else { return }
         goOffline()
-    }
-
-    /// The keys of `new` that differ from what the connection runs on and need a new connection
-    /// (a new will, client id, subscriptions): taken at the next start.
-    static func restartKeys(running: MQTTSettings, new: MQTTSettings) -> [String] {
-        var keys: [String] = []
-        func check(_ changed: Bool, _ key: String) { if changed { keys.append("mqtt.\(key)") } }
-        check(running.broker != new.broker, "broker")
-        check(running.caFile != new.caFile, "ca_file")
-        check(running.clientID != new.clientID, "client_id")
-        check(running.username != new.username, "username")
-        check(running.passwordFile != new.passwordFile, "password_file")
-        check(running.topicPrefix != new.topicPrefix, "topic_prefix")
-        check(running.discoveryPrefix != new.discoveryPrefix, "discovery_prefix")
-        check(running.node != new.node, "node")
-        return keys
     }
 }

@@ -17,8 +17,8 @@ import TouchInput
 /// what a kiosk started on the new file holds; a restart key is named in the reload's warning,
 /// alone; and docs/running.md lists the restart keys. (Seen to fail: with `display.blank_after`
 /// left out of `reloadScreen`, with `openInput()` out of `reload(at:)`, with `log.baud` dropped
-/// from KioskLoop+Reload.swift's `restartKeys` and with `state.file` dropped from
-/// KioskLoop+State.swift's `reconfigureState`; a key added to `StateKey`.) One row at a time:
+/// from KioskConfig/RestartKeys.swift's runtime keys and with `state.file` dropped from its
+/// state keys; a key added to `StateKey`.) One row at a time:
 /// each rig holds an inotify instance, and a user has 128 for every process.
 @Suite("A reload applies each key or names it", .serialized)
 struct ReloadKeyTableTests {

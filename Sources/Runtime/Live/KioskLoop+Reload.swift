@@ -9,29 +9,7 @@ import Scene
 // the loop's settings, each extension's `reconfigure`), or refused with the old one kept.
 extension KioskLoop {
 
-    /// The loop's own keys that differ between `old` and `new` and are taken only at a start, as
-    /// the config names them: the display and log outputs opened once, and the sections whose
-    /// presence decides which extensions `kiosk run` installs.
-    static func restartKeys(old: KioskConfiguration, new: KioskConfiguration) -> [String] {
-        let a = old.runtime, b = new.runtime
-        var keys: [String] = []
-        func check(_ changed: Bool, _ key: String) { if changed { keys.append(key) } }
-        check(a.display.card != b.display.card, "display.card")
-        check(a.display.connector != b.display.connector, "display.connector")
-        check(a.display.mode != b.display.mode, "display.mode")
-        check(a.display.pixelFormat != b.display.pixelFormat, "display.pixel_format")
-        check(a.display.rotation != b.display.rotation, "display.rotation")
-        check(a.log.serial != b.log.serial, "log.serial")
-        check(a.log.baud != b.log.baud, "log.baud")
-        check(a.log.stderr != b.log.stderr, "log.stderr")
-        check(a.log.bufferLines != b.log.bufferLines, "log.buffer_lines")
-        check(a.log.repeatInterval != b.log.repeatInterval, "log.repeat_interval")
-        // The socket turned on or off; a new path for a socket that runs is the socket's to name.
-        check((old.control.socket == nil) != (new.control.socket == nil), "control.socket")
-        check((old.mqtt == nil) != (new.mqtt == nil), "mqtt")
-        return keys
-    }
-
+    /// The keys that wait for the next start are named from the key table (KioskConfig/RestartKeys.swift).
     func reload(at now: Instant) {
         reloadPending = false
         notifier?.reloading(at: now)
@@ -80,7 +58,7 @@ extension KioskLoop {
             nextStats = settings.log.statsInterval > 0 ? now.adding(seconds: settings.log.statsInterval) : nil
         }
         if settings.input != old.input || resized { openInput() }
-        var restartKeys = Self.restartKeys(old: previous, new: next)
+        var restartKeys = next.restartKeys(from: previous)
         for e in extensions.installed { restartKeys += e.reconfigure(old: previous, new: next, scene: scene, now: now) }
         restartKeys += reconfigureState(next.state, old: previous.state)
         log.info("config reloaded", metadata: [

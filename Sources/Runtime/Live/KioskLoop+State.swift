@@ -49,11 +49,7 @@ extension KioskLoop {
     /// (returned as the keys that need it). The new scene is looked at after the reload's frame.
     func reconfigureState(_ next: StateSettings, old: StateSettings) -> [String] {
         stateStore?.interval = next.writeIntervalSeconds
-        var restart: [String] = []
-        if next.enabled != old.enabled { restart.append("state.enabled") }
-        if next.directory != old.directory { restart.append("state.directory") }
-        if next.file != old.file { restart.append("state.file") }
-        return restart
+        return old.restartKeys(for: next)
     }
 
     /// For the stats line: `state=WRITES/FAILED`.
