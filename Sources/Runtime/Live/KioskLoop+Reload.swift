@@ -9,7 +9,8 @@ import Scene
 // the loop's settings, each extension's `reconfigure`), or refused with the old one kept.
 extension KioskLoop {
 
-    /// The keys that wait for the next start are named from the key table (KioskConfig/RestartKeys.swift).
+    /// Reads the config file again and applies it, or keeps the running one; the keys that wait
+    /// for the next start are named in one warning, from the key table (KioskConfig/RestartKeys.swift).
     func reload(at now: Instant) {
         reloadPending = false
         notifier?.reloading(at: now)

@@ -8,7 +8,7 @@ import TouchInput
 import Glibc
 #endif
 
-// What the loop tells the log: scene activity, the stats line, screenshots.
+// What the loop tells the log: scene activity, the stats line.
 extension KioskLoop {
 
     /// Where the scene's events leave the loop, once a wake-up after the timers stage: to every
