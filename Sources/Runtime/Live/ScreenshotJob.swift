@@ -66,11 +66,10 @@ final class ScreenshotJob {
     struct Child {
         var pid: pid_t
         var pidfd: Int32
-        /// The read end of the child's pipe; -1 when it writes a file.
-        var pipe: Int32
-        /// The file it writes, when it does.
-        var file: String?
+        /// Where the child writes: the read end of its pipe, or the file.
+        var sink: Sink
         var bytes: [UInt8] = []
+        /// The pipe ended (a file's child has none to read).
         var ended = false
         var status: Int32?
         var failure: String?
@@ -78,6 +77,12 @@ final class ScreenshotJob {
         var width: Int
         var height: Int
         var askedAt: Instant
+    }
+
+    /// What the loop holds of where a child writes.
+    enum Sink {
+        case pipe(Int32)
+        case file(String)
     }
 
     let limits: Limits
@@ -126,30 +131,24 @@ final class ScreenshotJob {
     }
 
     private func start(_ frame: PixelBuffer, into output: Output, now: Instant) -> Result<Child, SystemCallError> {
-        // What the child writes to, and what the loop keeps: a pipe's read end, or nothing.
-        let target: Int32, readEnd: Int32
+        // What the child writes to, and what the loop keeps: the pipe's read end, or the file's name.
+        let target: Int32, sink: Sink
         switch output {
         case .pipe:
             var ends: [Int32] = [-1, -1]
             guard kiosk_pipe2(&ends, O_CLOEXEC) == 0 else { return .failure(SystemCallError(call: "pipe2", errno: Errno(rawValue: errno))) }
             _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-            (target, readEnd) = (ends[1], ends[0])
+            (target, sink) = (ends[1], .pipe(ends[0]))
         case .file(let path):
             let temporary = Self.temporaryName(of: path)
             let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else { return .failure(SystemCallError(call: "open", subject: temporary, errno: Errno(rawValue: errno))) }
-            (target, readEnd) = (fd, -1)
+            (target, sink) = (fd, .file(path))
         }
         let forked = frame.forkPNGWriter(to: target)
         close(target)
-        var file: String?
-        if case .file(let path) = output { file = path }
-        func undo() {
-            if readEnd >= 0 { close(readEnd) }
-            if let file { unlink(Self.temporaryName(of: file)) }
-        }
         guard case .success(let pid) = forked else {
-            undo()
+            Self.release(sink)
             if case .failure(let e) = forked { return .failure(SystemCallError(call: "fork", errno: e)) }
             return .failure(SystemCallError(call: "fork", errno: Errno(rawValue: EINVAL)))
         }
@@ -160,18 +159,18 @@ final class ScreenshotJob {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             _ = systemCall { waitpid(pid, &status, 0) }
-            undo()
+            Self.release(sink)
             return .failure(SystemCallError(call: "pidfd_open", errno: Errno(rawValue: code)))
         }
         _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
-        return .success(Child(pid: pid, pidfd: pidfd, pipe: readEnd, file: file, ended: readEnd < 0,
+        return .success(Child(pid: pid, pidfd: pidfd, sink: sink, ended: output != .pipe,
                               deadline: now.adding(seconds: limits.seconds), width: frame.width, height: frame.height, askedAt: now))
     }
 
     /// The child's pipe until it ends, and its pidfd until it exits.
     func appendPollDescriptors(to fds: inout [pollfd]) {
         guard let c = child else { return }
-        if !c.ended { fds.append(pollfd(fd: c.pipe, events: Int16(POLLIN), revents: 0)) }
+        if !c.ended, case .pipe(let fd) = c.sink { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
         if c.status == nil { fds.append(pollfd(fd: c.pidfd, events: Int16(POLLIN), revents: 0)) }
     }
 
@@ -196,26 +195,29 @@ final class ScreenshotJob {
             child = c
             return nil
         }
-        if c.pipe >= 0 { close(c.pipe) }
         close(c.pidfd)
         child = nil
-        let temporary = c.file.map(Self.temporaryName(of:))
         if let failure = c.failure ?? (status == 0 ? nil : "the encoder ended with \(HookSpawn.describe(status: status).text)") {
-            if let temporary { unlink(temporary) }
+            Self.release(c.sink)
             return failed(failure)
         }
-        if let file = c.file, let temporary {
+        switch c.sink {
+        case .pipe(let fd):
+            close(fd)
+            guard c.bytes.starts(with: PixelBuffer.pngSignature) else { return failed("the encoder wrote no PNG") }
+        case .file(let file):
             // Renamed only once whole: the file's name never holds half a picture.
+            let temporary = Self.temporaryName(of: file)
             guard rename(temporary, file) == 0 else {
                 let why = Errno(rawValue: errno)
                 unlink(temporary)
                 return failed("rename \(temporary) to \(file): \(why)")
             }
-        } else if !c.bytes.starts(with: PixelBuffer.pngSignature) {
-            return failed("the encoder wrote no PNG")
         }
         taken += 1
-        return .success(Screenshot(png: c.bytes, width: c.width, height: c.height, takenAt: c.askedAt, file: c.file))
+        var file: String?
+        if case .file(let path) = c.sink { file = path }
+        return .success(Screenshot(png: c.bytes, width: c.width, height: c.height, takenAt: c.askedAt, file: file))
     }
 
     private func failed(_ why: String) -> Result<Screenshot, ScreenshotError> {
@@ -228,7 +230,11 @@ final class ScreenshotJob {
         while true {
             let room = min(chunk.count, limits.maximumBytes + 1 - c.bytes.count)
             let n: Int
-            switch systemCall({ chunk.withUnsafeMutableBytes { Glibc.read(c.pipe, $0.baseAddress, room) } }) {
+            guard case .pipe(let fd) = c.sink else {
+                c.ended = true
+                return
+            }
+            switch systemCall({ chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, room) } }) {
             case .success(let count): n = count
             case .failure(let errno):
                 // Nothing more for now, or the pipe broke.
@@ -257,9 +263,16 @@ final class ScreenshotJob {
         kill(c.pid, SIGKILL)
         var status: Int32 = 0
         _ = systemCall { waitpid(c.pid, &status, 0) }
-        if c.pipe >= 0 { close(c.pipe) }
         close(c.pidfd)
-        if let file = c.file { unlink(Self.temporaryName(of: file)) }
+        Self.release(c.sink)
         child = nil
+    }
+
+    /// A child's sink given up: the pipe closed, or the unfinished file removed.
+    private static func release(_ sink: Sink) {
+        switch sink {
+        case .pipe(let fd): close(fd)
+        case .file(let path): unlink(temporaryName(of: path))
+        }
     }
 }
