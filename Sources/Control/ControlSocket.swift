@@ -110,7 +110,7 @@ public final class ControlSocket: LoopExtension {
         settings.maximumClients = new.control.maximumClients
         settings.clientQueueLines = new.control.clientQueueLines
         for c in clients { c.capacity = settings.clientQueueLines }
-        return ControlSettings.restartKeys(listeningAt: path, new: new.control)
+        return new.control.restartKeys(listeningAt: path)
     }
 
     public func stop(now: Instant) {

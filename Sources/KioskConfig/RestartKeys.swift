@@ -7,7 +7,12 @@ private struct RestartKeys {
 
     /// `section.key` when `changed`.
     mutating func check<K: ConfigKey>(_ changed: Bool, _ section: SectionKey, _ key: K) {
-        if changed { keys.append("\(section.rawValue).\(key.rawValue)") }
+        if changed { keys.append("\(section.name).\(key.name)") }
+    }
+
+    /// The whole `section` when `changed` (one turned on or off).
+    mutating func check(_ changed: Bool, _ section: SectionKey) {
+        if changed { keys.append(section.name) }
     }
 }
 
@@ -30,45 +35,44 @@ extension KioskConfiguration {
         r.check(x.bufferLines != y.bufferLines, .log, LogKey.bufferLines)
         r.check(x.repeatInterval != y.repeatInterval, .log, LogKey.repeatInterval)
         r.check((old.control.socket == nil) != (control.socket == nil), .control, ControlKey.socket)
-        // MQTT turned on or off: the whole section.
-        if (old.mqtt == nil) != (mqtt == nil) { r.keys.append(SectionKey.mqtt.rawValue) }
+        r.check((old.mqtt == nil) != (mqtt == nil), .mqtt)
         return r.keys
     }
 }
 
 extension StateSettings {
-    /// The keys of `new` that wait for the next start: the file's place, and `enabled`.
-    public func restartKeys(for new: StateSettings) -> [String] {
+    /// The keys of `self` that differ from `old` and wait for the next start: the file's place, and `enabled`.
+    public func restartKeys(from old: StateSettings) -> [String] {
         var r = RestartKeys()
-        r.check(enabled != new.enabled, .state, StateKey.enabled)
-        r.check(directory != new.directory, .state, StateKey.directory)
-        r.check(file != new.file, .state, StateKey.file)
+        r.check(old.enabled != enabled, .state, StateKey.enabled)
+        r.check(old.directory != directory, .state, StateKey.directory)
+        r.check(old.file != file, .state, StateKey.file)
         return r.keys
     }
 }
 
 extension ControlSettings {
-    /// A socket that listens at `path` given another path in `new`: `control.socket`.
-    public static func restartKeys(listeningAt path: String, new: ControlSettings) -> [String] {
+    /// `control.socket` when a socket listens at `path` and `self` names another.
+    public func restartKeys(listeningAt path: String) -> [String] {
         var r = RestartKeys()
-        r.check(new.socket.map { $0 != path } ?? false, .control, ControlKey.socket)
+        r.check(socket.map { $0 != path } ?? false, .control, ControlKey.socket)
         return r.keys
     }
 }
 
 extension MQTTSettings {
-    /// The keys of `new` that differ from what the connection runs on and need a new connection
-    /// (a new will, client id, subscriptions).
-    public func restartKeys(for new: MQTTSettings) -> [String] {
+    /// The keys of `self` that differ from what the connection runs on, `running`, and need a
+    /// new connection (a new will, client id, subscriptions).
+    public func restartKeys(from running: MQTTSettings) -> [String] {
         var r = RestartKeys()
-        r.check(broker != new.broker, .mqtt, MQTTKey.broker)
-        r.check(caFile != new.caFile, .mqtt, MQTTKey.caFile)
-        r.check(clientID != new.clientID, .mqtt, MQTTKey.clientID)
-        r.check(username != new.username, .mqtt, MQTTKey.username)
-        r.check(passwordFile != new.passwordFile, .mqtt, MQTTKey.passwordFile)
-        r.check(topicPrefix != new.topicPrefix, .mqtt, MQTTKey.topicPrefix)
-        r.check(discoveryPrefix != new.discoveryPrefix, .mqtt, MQTTKey.discoveryPrefix)
-        r.check(node != new.node, .mqtt, MQTTKey.node)
+        r.check(running.broker != broker, .mqtt, MQTTKey.broker)
+        r.check(running.caFile != caFile, .mqtt, MQTTKey.caFile)
+        r.check(running.clientID != clientID, .mqtt, MQTTKey.clientID)
+        r.check(running.username != username, .mqtt, MQTTKey.username)
+        r.check(running.passwordFile != passwordFile, .mqtt, MQTTKey.passwordFile)
+        r.check(running.topicPrefix != topicPrefix, .mqtt, MQTTKey.topicPrefix)
+        r.check(running.discoveryPrefix != discoveryPrefix, .mqtt, MQTTKey.discoveryPrefix)
+        r.check(running.node != node, .mqtt, MQTTKey.node)
         return r.keys
     }
 }

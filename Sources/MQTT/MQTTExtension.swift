@@ -257,7 +257,7 @@ public final class MQTTExtension: LoopExtension {
             retainedOutOfLine = true
             if next.discovery != .off { discoveryWanted = .all }
         }
-        return settings.restartKeys(for: next)
+        return next.restartKeys(from: settings)
     }
 
     public func stop(now: Instant) {

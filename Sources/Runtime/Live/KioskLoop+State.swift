@@ -49,7 +49,7 @@ extension KioskLoop {
     /// (returned as the keys that need it). The new scene is looked at after the reload's frame.
     func reconfigureState(_ next: StateSettings, old: StateSettings) -> [String] {
         stateStore?.interval = next.writeIntervalSeconds
-        return old.restartKeys(for: next)
+        return next.restartKeys(from: old)
     }
 
     /// For the stats line: `state=WRITES/FAILED`.
