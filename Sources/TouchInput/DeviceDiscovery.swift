@@ -36,10 +36,7 @@ public struct DeviceDiscovery {
         var isTouchscreen: Bool { if case .success = verdict { true } else { false } }
 
         /// Whether it could not be opened for want of permission (EACCES, EPERM).
-        var isRefused: Bool {
-            guard case .system(let failure) = openError, failure.call == "open" else { return false }
-            return failure.errno.rawValue == EACCES || failure.errno.rawValue == EPERM
-        }
+        var isRefused: Bool { openError?.isOpenRefused ?? false }
     }
 
     public private(set) var entries: [Entry] = []
@@ -130,8 +127,7 @@ public struct DeviceDiscovery {
                 return .wait("no device named \"\(wanted)\" in \(directory) yet")
             case .system(let failure) where failure.errno == .noSuchFile:
                 return .wait("\(failure.subject ?? "") is not there yet")
-            case .system(let failure) where failure.call == "open" && [EACCES, EPERM].contains(failure.errno.rawValue)
-                && settling.contains(failure.subject ?? ""):
+            case .system(let failure) where error.isOpenRefused && settling.contains(failure.subject ?? ""):
                 return .settle([error])
             default:
                 return .problem("\(error)")

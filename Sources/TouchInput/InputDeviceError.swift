@@ -27,6 +27,13 @@ public enum InputDeviceError: Error, Equatable, CustomStringConvertible {
         .system(SystemCallError(call: call, subject: path, errno: Errno(rawValue: errno)))
     }
 
+    /// Whether the device could not be opened for want of permission (EACCES, EPERM): udev may
+    /// not have given it its group yet.
+    public var isOpenRefused: Bool {
+        guard case .system(let failure) = self, failure.call == "open" else { return false }
+        return failure.errno.rawValue == EACCES || failure.errno.rawValue == EPERM
+    }
+
     /// The path a failed call was made on, nil for another error.
     public var failedPath: String? {
         if case .system(let failure) = self { failure.subject } else { nil }
