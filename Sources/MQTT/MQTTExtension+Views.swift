@@ -109,7 +109,7 @@ extension MQTTExtension {
                 send(topics.label(c.name), b.label, retain: true)
                 guard isConnected else { return }
             }
-            guard let source = StateSource(content) else { continue }
+            guard let source = SavedViewState(control: content) else { continue }
             if c.published != nil, c.publishedFrom == source {
                 controls[i].dueAt = nil
                 continue
@@ -122,7 +122,7 @@ extension MQTTExtension {
                 }
             }
             controls[i].dueAt = nil
-            let state = source.payload
+            let state = source.statePayload
             controls[i].publishedFrom = source
             guard state != c.published else { continue }
             controls[i].published = state

@@ -109,39 +109,13 @@ public final class MQTTExtension: LoopExtension {
         var published: String?
         /// What `published` was made from: while the view still holds it, no payload is built
         /// (states are looked at every wake-up, a drag's every frame).
-        var publishedFrom: StateSource?
+        var publishedFrom: SavedViewState?
         /// When the state was last sent; a finger's next change waits until `state_interval` after it.
         var publishedAt: Instant?
         /// A finger's change held back by `state_interval`: sent then (the loop wakes for it).
         var dueAt: Instant?
         /// A button's label last published on `<prefix>/<view>/label`; nil: to send.
         var publishedLabel: String?
-    }
-
-    /// A control's state as the view holds it, compared before any payload is formatted.
-    enum StateSource: Equatable {
-        case slider(value: Double)
-        case toggle(on: Bool)
-        case button(taps: Int, label: String)
-
-        /// What a control publishes of its content; nil for a view that is not a control.
-        init?(_ content: ViewContent) {
-            switch content {
-            case .slider(let s): self = .slider(value: s.value)
-            case .toggle(let t): self = .toggle(on: t.isOn)
-            case .button(let b): self = .button(taps: b.taps, label: b.label)
-            case .canvas, .square: return nil
-            }
-        }
-
-        /// The state topic's payload.
-        var payload: String {
-            switch self {
-            case .slider(let value): ControlPayload.percentState(value)
-            case .toggle(let on): ControlPayload.switchState(on)
-            case .button(let taps, let label): ControlPayload.buttonState(taps: taps, label: label)
-            }
-        }
     }
 
     /// Sets up the client; the first connect is tried at `now` (in `service`). `memory` holds
@@ -263,5 +237,17 @@ public final class MQTTExtension: LoopExtension {
     public func stop(now: Instant) {
         guard machine.stop() == .goOffline else { return }
         goOffline()
+    }
+}
+
+extension SavedViewState {
+    /// A control's state topic payload (`SavedViewState(control:)` makes none for a canvas).
+    var statePayload: String {
+        switch self {
+        case .slider(let value): ControlPayload.percentState(value)
+        case .toggle(let on): ControlPayload.switchState(on)
+        case .button(let label, let taps): ControlPayload.buttonState(taps: taps, label: label)
+        case .canvas(let theme): theme
+        }
     }
 }

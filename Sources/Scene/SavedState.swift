@@ -12,6 +12,18 @@ public enum SavedViewState: Sendable, Equatable {
     /// The theme by name, so a reordered list of themes keeps the one chosen.
     case canvas(theme: String)
 
+    /// A control's state as its content holds it (a slider's value, a switch, a button's label
+    /// and presses); nil for a square, and for a canvas, whose theme is named from the scene's
+    /// list of themes (`KioskScene` does that). MQTT compares it before formatting a payload.
+    public init?(control content: ViewContent) {
+        switch content {
+        case .slider(let s): self = .slider(value: s.value)
+        case .toggle(let t): self = .toggle(on: t.isOn)
+        case .button(let b): self = .button(label: b.label, taps: b.taps)
+        case .canvas, .square: return nil
+        }
+    }
+
     /// The kind of view this state belongs to.
     public var kind: ViewKind {
         switch self {
@@ -53,20 +65,10 @@ extension KioskScene {
     }
 
     private func savedState(of i: Int) -> SavedViewState? {
-        switch views[i].content {
-        case .square:
-            return nil
-        case .slider(let s):
-            return .slider(value: s.value)
-        case .toggle(let t):
-            return .toggle(on: t.isOn)
-        case .button(let b):
-            return .button(label: b.label, taps: b.taps)
-        case .canvas(let c):
-            // A canvas without themes has nothing to choose.
-            let themes = definition.views[i].themes
-            return themes.isEmpty ? nil : .canvas(theme: themes[min(c.themeIndex, themes.count - 1)].name)
-        }
+        guard case .canvas(let c) = views[i].content else { return SavedViewState(control: views[i].content) }
+        // A canvas without themes has nothing to choose.
+        let themes = definition.views[i].themes
+        return themes.isEmpty ? nil : .canvas(theme: themes[min(c.themeIndex, themes.count - 1)].name)
     }
 
     /// Puts a saved state back into the view named `name`, as it was: no event, no animation.
