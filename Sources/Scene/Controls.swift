@@ -117,14 +117,14 @@ extension KioskScene {
         tracking[i] = nil
         let inside = isInside(i, touch.location)
         switch views[i].content {
-        case .button(let button):
+        case .button:
             views[i].withButton {
                 $0.isHighlighted = false
                 if inside { $0.taps += 1 }
             }
             if inside {
                 emit(v, .touchUpInside, at: time)
-                emit(v, .primaryActionTriggered(taps: button.taps + 1), at: time)
+                emit(v, .primaryActionTriggered(taps: views[i].button?.taps ?? 0), at: time)
             } else {
                 emit(v, .touchUpOutside, at: time)
             }

@@ -59,11 +59,11 @@ extension KioskScene {
                 throw ControlChangeError("label for button '\(view)' must be one line of at most \(Self.maximumLabelLength) characters")
             }
             views[i].withButton { $0.label = label }
-        case (.button(let button), .press):
+        case (.button, .press):
             try notHeld(i)
             views[i].withButton { $0.taps += 1 }
             emit(id, .touchUpInside, at: now)
-            emit(id, .primaryActionTriggered(taps: button.taps + 1), at: now)
+            emit(id, .primaryActionTriggered(taps: views[i].button?.taps ?? 0), at: now)
         default:
             let kind = views[i].kind
             throw ControlChangeError("view '\(view)' is a \(kind.rawValue): it takes \(Self.takes(kind))")
