@@ -5,25 +5,28 @@ import KioskCore
 import Render
 import Testing
 
+/// The suite's VM, waited for before its test cases run (`KernelHarness.AfterItsVM`); they report its errors.
+private func theVM() async { _ = try? await DisplayHotplugOnRealKernelTests.run.value }
+
 /// `kiosk run` on a real kernel with no touchscreen at first, then a display unplugged and plugged
 /// in again while kiosk is idle (Tests/vm/display-hotplug.sh). The unplug is the connector forced
 /// off through sysfs; the kernel's own DRM hotplug uevent is raised by resizing virtio-gpu's head
 /// from the host (QEMU's VNC server, Tests/vm/display-size.py), the path a real HDMI unplug takes.
 @Suite("kiosk run waiting for a panel and losing its display on a real kernel",
-       .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
+       .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"), .afterItsVM(theVM))
 struct DisplayHotplugOnRealKernelTests {
     static let screendumpPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-hotplug-\(UUID().uuidString).ppm").path
 
-    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
+    static let run = Task<KernelHarness.Run, any Error> {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/display-hotplug.sh").path, encoding: .utf8)
-        return try KernelHarness.run(script: script, files: ["kiosk.conf": DisplayLostOnRealKernelTests.config,
+        return try await KernelHarness.run(script: script, files: ["kiosk.conf": DisplayLostOnRealKernelTests.config,
                                                             "tap.evemu": DisplayLostOnRealKernelTests.taps(1).text],
                                      binaries: [KernelHarness.kioskBinary, Font.defaultPath],
                                      screendump: screendumpPath, resizableDisplay: true)
-    })
+    }
 
-    func finished() throws -> (run: KernelHarness.Run, log: [Substring]) {
-        let run = try Self.run.get()
+    func finished() async throws -> (run: KernelHarness.Run, log: [Substring]) {
+        let run = try await Self.run.value
         #expect(run.status == 0, "\(run.console)")
         #expect(!run.console.contains("KIOSK-TIMEOUT"), "\(run.console)")
         let log = try #require(run.section("KIOSK-LOG-BEGIN", "KIOSK-LOG-END"), "\(run.console)").split(separator: "\n")
@@ -32,8 +35,8 @@ struct DisplayHotplugOnRealKernelTests {
 
     /// Only a keyboard at start: one warning that kiosk waits, the keyboard at debug, no error;
     /// then the panel is taken when it appears.
-    @Test func withOnlyAKeyboardKioskWaitsWithOneWarningAndNoErrorThenTakesThePanel() throws {
-        let (run, log) = try finished()
+    @Test func withOnlyAKeyboardKioskWaitsWithOneWarningAndNoErrorThenTakesThePanel() async throws {
+        let (run, log) = try await finished()
         #expect(run.section("KIOSK-INPUT-BEGIN", "KIOSK-INPUT-END")?.contains("event") == true, "the VM's keyboard is there")
         let waiting = log.filter { $0.contains("no touchscreen yet; waiting for one to be plugged in") }
         #expect(waiting.count == 1, "\(log)")
@@ -48,8 +51,8 @@ struct DisplayHotplugOnRealKernelTests {
 
     /// Unplugged while idle, kiosk says so from the hotplug event itself, not at a page flip;
     /// plugged in again, it says so and draws a whole frame at once.
-    @Test func anUnpluggedDisplayIsLoggedAtOnceAndWhenItIsBackAWholeFrameIsDrawn() throws {
-        let (run, log) = try finished()
+    @Test func anUnpluggedDisplayIsLoggedAtOnceAndWhenItIsBackAWholeFrameIsDrawn() async throws {
+        let (run, log) = try await finished()
         #expect(run.console.contains("KIOSK-UNPLUGGED disconnected"), "\(run.console)")
         #expect(run.console.contains("KIOSK-PLUGGED connected"), "\(run.console)")
         let unplugged = try #require(log.firstIndex { $0.contains("display unplugged") }, "\(log)")
@@ -67,8 +70,8 @@ struct DisplayHotplugOnRealKernelTests {
 
     /// The frame drawn on the way back is the whole scene with the tap made while unplugged:
     /// `kiosk replay` of the same tap and config draws the same picture.
-    @Test func theDisplayBackShowsWhatKioskReplayDraws() throws {
-        _ = try finished()
+    @Test func theDisplayBackShowsWhatKioskReplayDraws() async throws {
+        _ = try await finished()
         let screen = try PPMImage(try #require(FileManager.default.contents(atPath: Self.screendumpPath), "no screendump"))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-hotplug-replay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

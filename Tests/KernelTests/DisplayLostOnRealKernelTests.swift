@@ -6,11 +6,14 @@ import KioskTestSupport
 import Render
 import Testing
 
+/// The suite's VM, waited for before its test cases run (`KernelHarness.AfterItsVM`); they report its errors.
+private func theVM() async { _ = try? await DisplayLostOnRealKernelTests.run.value }
+
 /// `kiosk run` losing DRM master under a real kernel and getting it back (Tests/vm/display-lost.sh):
 /// a small C tool (Tests/vm/master-thief.c) takes master away the way logind does on a VT switch,
 /// by dropping it on kiosk's own file, and holds it until the script lets it go.
 @Suite("kiosk run losing the display on a real kernel",
-       .enabled(if: KernelHarness.isAvailable && KernelHarness.hasCCompiler, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools, a C compiler"))
+       .enabled(if: KernelHarness.isAvailable && KernelHarness.hasCCompiler, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools, a C compiler"), .afterItsVM(theVM))
 struct DisplayLostOnRealKernelTests {
     static let screendumpPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-lost-\(UUID().uuidString).ppm").path
 
@@ -37,19 +40,19 @@ struct DisplayLostOnRealKernelTests {
         return panel.trace
     }
 
-    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
+    static let run = Task<KernelHarness.Run, any Error> {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-thief-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/display-lost.sh").path, encoding: .utf8)
         let thief = try KernelHarness.buildC("Tests/vm/master-thief.c", flags: "$(pkg-config --cflags libdrm)", into: folder, as: "master-thief")
-        return try KernelHarness.run(script: script, files: ["kiosk.conf": config, "tap.evemu": taps(1).text],
+        return try await KernelHarness.run(script: script, files: ["kiosk.conf": config, "tap.evemu": taps(1).text],
                                      binaries: [KernelHarness.kioskBinary, Font.defaultPath, thief],
                                      screendump: screendumpPath)
-    })
+    }
 
-    func finished() throws -> (run: KernelHarness.Run, log: [Substring]) {
-        let run = try Self.run.get()
+    func finished() async throws -> (run: KernelHarness.Run, log: [Substring]) {
+        let run = try await Self.run.value
         #expect(run.status == 0, "\(run.console)")
         #expect(!run.console.contains("KIOSK-TIMEOUT"), "\(run.console)")
         #expect(run.console.contains("KIOSK-THIEF-EXIT 0"), "\(run.section("KIOSK-THIEF-BEGIN", "KIOSK-THIEF-END") ?? run.console)")
@@ -57,8 +60,8 @@ struct DisplayLostOnRealKernelTests {
         return (run, log)
     }
 
-    @Test func aRefusedPageFlipIsLoggedTheRetriesAreRefusedWhileMasterIsHeldThenTheDisplayComesBack() throws {
-        let (run, log) = try finished()
+    @Test func aRefusedPageFlipIsLoggedTheRetriesAreRefusedWhileMasterIsHeldThenTheDisplayComesBack() async throws {
+        let (run, log) = try await finished()
         let lost = try #require(log.firstIndex { $0.contains("display lost") }, "\(log)")
         #expect(log[lost].contains(" error "), "\(log[lost])")
         #expect(log[lost].contains("Permission denied") || log[lost].contains("EACCES"), "the kernel refused the flip: \(log[lost])")
@@ -75,8 +78,8 @@ struct DisplayLostOnRealKernelTests {
 
     /// What is on screen after the display came back is the whole scene as it is now, both taps
     /// included: `kiosk replay` of the same taps and config draws the same picture.
-    @Test func afterItComesBackTheScreenShowsWhatKioskReplayDraws() throws {
-        _ = try finished()
+    @Test func afterItComesBackTheScreenShowsWhatKioskReplayDraws() async throws {
+        _ = try await finished()
         let screen = try PPMImage(try #require(FileManager.default.contents(atPath: Self.screendumpPath), "no screendump"))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-lost-replay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -7,10 +7,13 @@ import Render
 import Runtime
 import Testing
 
+/// The suite's VM, waited for before its test cases run (`KernelHarness.AfterItsVM`); they report its errors.
+private func theVM() async { _ = try? await DisplayOnRealKernelTests.run.value }
+
 /// `kiosk show` on virtio-gpu's DRM under a real kernel: the mode is set, pages flip, and what
 /// QEMU's scanout shows (the monitor's screendump) is the headless render of the same state.
 /// One VM boot serves every test here (Tests/vm/display.sh).
-@Suite("Display on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
+@Suite("Display on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"), .afterItsVM(theVM))
 struct DisplayOnRealKernelTests {
     static let tracePath = KernelHarness.root.appendingPathComponent("traces/demo.evemu").path
     static let configPath = KernelHarness.root.appendingPathComponent("config/kiosk.toml").path
@@ -31,25 +34,25 @@ struct DisplayOnRealKernelTests {
     /// rotation and the font from it.
     static let turnedConfig = config(turned: true)
 
-    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
+    static let run = Task<KernelHarness.Run, any Error> {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/display.sh").path, encoding: .utf8)
-        return try KernelHarness.run(
+        return try await KernelHarness.run(
             script: script,
             files: ["trace.evemu": try String(contentsOfFile: tracePath, encoding: .utf8),
                     "kiosk.toml": config(turned: false),
                     "turned.toml": turnedConfig],
             binaries: [KernelHarness.kioskBinary, Font.defaultPath],
             screendump: screendumpPath)
-    })
+    }
 
-    func console() throws -> KernelHarness.Run {
-        let run = try Self.run.get()
+    func console() async throws -> KernelHarness.Run {
+        let run = try await Self.run.value
         #expect(run.status == 0, "\(run.console)")
         return run
     }
 
-    @Test func showNamesTheCardConnectorAndModeAndFlipsBothBuffers() throws {
-        let run = try console()
+    @Test func showNamesTheCardConnectorAndModeAndFlipsBothBuffers() async throws {
+        let run = try await console()
         #expect(run.console.contains("KIOSK-SHOW-STATUS 0"), "\(run.console)")
         let shown = try #require(run.section("KIOSK-SHOW-BEGIN", "KIOSK-SHOW-END"), "\(run.console)")
         #expect(shown.contains("kiosk show: card0 connector Virtual-1 mode 800x480@"), "\(shown)")
@@ -57,16 +60,16 @@ struct DisplayOnRealKernelTests {
         #expect(run.section("KIOSK-SHOW-LOG-BEGIN", "KIOSK-SHOW-LOG-END")?.contains("restored card0") == true, "\(run.console)")
     }
 
-    @Test func aSecondKioskIsToldThatAnotherProcessHoldsMaster() throws {
-        let run = try console()
+    @Test func aSecondKioskIsToldThatAnotherProcessHoldsMaster() async throws {
+        let run = try await console()
         #expect(run.console.contains("KIOSK-SECOND-STATUS 1"), "\(run.console)")
         let second = try #require(run.section("KIOSK-SECOND-BEGIN", "KIOSK-SECOND-END"), "\(run.console)")
         #expect(second.contains("card0: cannot become DRM master: another process holds DRM master (a compositor or another kiosk is running) (EBUSY)"),
                 "\(second)")
     }
 
-    @Test func aModeTheConnectorLacksIsRefusedWithTheModesItOffers() throws {
-        let run = try console()
+    @Test func aModeTheConnectorLacksIsRefusedWithTheModesItOffers() async throws {
+        let run = try await console()
         #expect(run.console.contains("KIOSK-BADMODE-STATUS 1"), "\(run.console)")
         let text = try #require(run.section("KIOSK-BADMODE-BEGIN", "KIOSK-BADMODE-END"), "\(run.console)")
         #expect(text.contains("card0: Virtual-1: mode 1234x567 not supported; it offers 800x480@"), "\(text)")
@@ -97,8 +100,8 @@ struct DisplayOnRealKernelTests {
     /// Ended by SIGTERM or SIGINT, kiosk show puts back what the screen showed before, and says
     /// "restored" because it checked.
     @Test(arguments: [("TERM", 15), ("INT", 2)])
-    func afterASignalTheScreenShowsWhatItShowedBefore(signal: String, number: Int) throws {
-        let run = try console()
+    func afterASignalTheScreenShowsWhatItShowedBefore(signal: String, number: Int) async throws {
+        let run = try await console()
         #expect(run.console.contains("KIOSK-\(signal)-STATUS 0"), "\(run.console)")
         #expect(run.section("KIOSK-\(signal)-LOG-BEGIN", "KIOSK-\(signal)-LOG-END") == "kiosk show: restored card0\n", "\(run.console)")
         let screen = try screenAfter(signal)
@@ -109,8 +112,8 @@ struct DisplayOnRealKernelTests {
     /// A crash mid-show: kiosk's crash handler puts back what the panel showed before, says so on
     /// stderr, and the process still ends by its signal (128 + N).
     @Test(arguments: [("SEGV", 11), ("ABRT", 6)])
-    func afterACrashTheScreenShowsWhatItShowedBefore(signal: String, number: Int) throws {
-        let run = try console()
+    func afterACrashTheScreenShowsWhatItShowedBefore(signal: String, number: Int) async throws {
+        let run = try await console()
         #expect(run.console.contains("KIOSK-\(signal)-STATUS \(128 + number)"), "\(run.console)")
         let log = try #require(run.section("KIOSK-\(signal)-LOG-BEGIN", "KIOSK-\(signal)-LOG-END"), "\(run.console)")
         #expect(log.contains("kiosk: crashed on signal \(number); display restored\n"), "\(log)")
@@ -121,8 +124,8 @@ struct DisplayOnRealKernelTests {
 
     /// SIGKILL, which nothing catches, leaves the screen as kiosk could not put it back: what the
     /// tests above would see if kiosk did not restore it itself.
-    @Test func withoutKiosksRestoreTheScreenIsNotPutBack() throws {
-        let run = try console()
+    @Test func withoutKiosksRestoreTheScreenIsNotPutBack() async throws {
+        let run = try await console()
         #expect(run.console.contains("KIOSK-KILL-STATUS 137"), "\(run.console)")
         let screen = try screenAfter("KILL")
         #expect(screen.differing > 20 * Self.cursorPixels, "only \(screen.differing) pixels differ from the screen before kiosk")
@@ -130,9 +133,9 @@ struct DisplayOnRealKernelTests {
 
     /// `kiosk show --config` with `[display] rotation = 180` and a font: the screen shows the
     /// headless render of the trace turned upside down, drawn with that font.
-    @Test func showTakesRotationAndFontFromTheConfig() throws {
+    @Test func showTakesRotationAndFontFromTheConfig() async throws {
         #expect(Self.turnedConfig.contains("\nrotation = 180\n") && Self.turnedConfig.contains(#"font = "DejaVuSans.ttf""#))
-        let run = try console()
+        let run = try await console()
         #expect(run.console.contains("KIOSK-TURNED-STATUS 0"), "\(run.console)")
         let shown = try #require(run.section("KIOSK-TURNED-BEGIN", "KIOSK-TURNED-END"), "\(run.console)")
         #expect(shown.contains(" XRGB8888 rotation 180°, 2 flips\nKIOSK-SHOWN\n"), "\(shown)")
@@ -153,8 +156,8 @@ struct DisplayOnRealKernelTests {
         if differing == 0 { try? FileManager.default.removeItem(atPath: path) }
     }
 
-    @Test func theScreenShowsTheHeadlessRenderOfTheSameState() throws {
-        _ = try console()
+    @Test func theScreenShowsTheHeadlessRenderOfTheSameState() async throws {
+        _ = try await console()
         let dump = try #require(FileManager.default.contents(atPath: Self.screendumpPath), "no screendump at \(Self.screendumpPath)")
         let screen = try PPMImage(dump)
         #expect(screen.width == 800 && screen.height == 480)

@@ -8,10 +8,10 @@ import Testing
 /// evemu-device, our events played by evemu-play, and what evdev delivers recorded by evemu-record.
 @Suite("evemu on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
 struct EvemuOnRealKernelTests {
-    @Test func theKernelDeliversExactlyTheTouchesWeWrote() throws {
+    @Test func theKernelDeliversExactlyTheTouchesWeWrote() async throws {
         let written = Traces.pinchTapDrag
         let roundTrip = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/evemu-roundtrip.sh").path, encoding: .utf8)
-        let run = try KernelHarness.run(script: roundTrip, files: ["trace.evemu": written.text])
+        let run = try await KernelHarness.run(script: roundTrip, files: ["trace.evemu": written.text])
         #expect(run.status == 0, "\(run.console)")
         let text = try #require(run.section("KIOSK-RECORDED-BEGIN", "KIOSK-RECORDED-END"), "\(run.console)")
         let recorded = try EvemuTrace.parse(text, file: "recorded.evemu")

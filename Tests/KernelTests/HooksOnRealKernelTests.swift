@@ -50,12 +50,12 @@ struct HooksOnRealKernelTests {
     }()
 
     @Test(.enabled(if: HostBroker.available, "needs mosquitto and mosquitto-clients"))
-    func aTapPlayedThroughUinputReachesTheHookASubscriberAndTheBroker() throws {
+    func aTapPlayedThroughUinputReachesTheHookASubscriberAndTheBroker() async throws {
         let broker = try HostBroker()
         defer { broker.stop() }
         let subscriber = try broker.subscribe("kiosk/vm/#")
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/hooks.sh").path, encoding: .utf8)
-        let run = try KernelHarness.run(script: script, files: ["kiosk.conf": Self.config(brokerPort: broker.port), "hook.sh": Self.hook,
+        let run = try await KernelHarness.run(script: script, files: ["kiosk.conf": Self.config(brokerPort: broker.port), "hook.sh": Self.hook,
                                                                 "tap.evemu": Self.tap.text],
                                         binaries: [KernelHarness.kioskBinary, Font.defaultPath], network: true)
         #expect(run.status == 0, "\(run.console)")

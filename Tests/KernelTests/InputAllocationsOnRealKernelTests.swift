@@ -6,13 +6,16 @@ import KioskTestSupport
 import Render
 import Testing
 
+/// The suite's VM, waited for before its test cases run (`KernelHarness.AfterItsVM`); they report its errors.
+private func theVM() async { _ = try? await InputAllocationsOnRealKernelTests.run.value }
+
 /// The live input path allocates nothing per report, measured in a release build of `kiosk run`
 /// on a real kernel (Tests/vm/input-allocations.sh): a malloc counter (Tests/vm/malloc-count.c)
 /// preloaded into kiosk, a finger held on the button and moved a pixel back and forth, so each
 /// report goes through the read (libevdev), decoding, calibration, the TouchFrame and the
 /// gestures, and nothing is drawn. (A debug build allocates about 200 times a report here.)
 @Suite("kiosk run's input path on a real kernel, allocations counted",
-       .enabled(if: KernelHarness.isAvailable && KernelHarness.hasCCompiler, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools, a C compiler"))
+       .enabled(if: KernelHarness.isAvailable && KernelHarness.hasCCompiler, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools, a C compiler"), .afterItsVM(theVM))
 struct InputAllocationsOnRealKernelTests {
     /// No stats line and a budget no stage overruns under TCG: no log line (which allocates its
     /// text) comes between the counts.
@@ -54,22 +57,22 @@ struct InputAllocationsOnRealKernelTests {
         return (slice(0..<downEnd), slice(downEnd..<firstEnd), slice(firstEnd..<secondEnd), slice(secondEnd..<whole.events.count))
     }()
 
-    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
+    static let run = Task<KernelHarness.Run, any Error> {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-mallocs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let counter = try KernelHarness.buildC("Tests/vm/malloc-count.c", flags: "-shared -fPIC", into: folder, as: "malloc-count.so")
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/input-allocations.sh").path, encoding: .utf8)
-        return try KernelHarness.run(
+        return try await KernelHarness.run(
             script: script,
             files: ["kiosk.conf": config, "down.evemu": traces.down.text, "wiggle200.evemu": traces.wiggle200.text,
                     "wiggle400.evemu": traces.wiggle400.text, "up.evemu": traces.up.text]
                 ,
-            binaries: [try KernelHarness.releaseKioskBinary.get(), Font.defaultPath, counter])
-    })
+            binaries: [try await KernelHarness.releaseKioskBinary.value, Font.defaultPath, counter])
+    }
 
-    @Test func reportsReadDecodedAndHandedToTheGesturesAllocateNothing() throws {
-        let run = try Self.run.get()
+    @Test func reportsReadDecodedAndHandedToTheGesturesAllocateNothing() async throws {
+        let run = try await Self.run.value
         #expect(run.status == 0, "\(run.console)")
         #expect(!run.console.contains("KIOSK-TIMEOUT"), "\(run.console)")
         #expect(run.console.contains("KIOSK-EXIT 0"), "\(run.console)")

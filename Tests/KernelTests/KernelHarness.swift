@@ -53,22 +53,103 @@ enum KernelHarness {
     /// Debian package ships it (deploy/make-deb.sh). Built once per test process, in a
     /// folder of its own (`.build-release`) so it never waits on the debug build's lock; `.ci/run`
     /// builds it before the tests, so here it is only checked.
-    static let releaseKioskBinary: Result<String, any Error> = Result(catching: {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["swift", "build", "-c", "release", "--product", "kiosk", "--static-swift-stdlib", "--scratch-path", ".build-release"]
-        p.currentDirectoryURL = root
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "swift build -c release --product kiosk --static-swift-stdlib failed:\n\(text)")
+    static let releaseKioskBinary = Task<String, any Error> {
+        let built = try await shell("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "kiosk", "--static-swift-stdlib",
+                                                     "--scratch-path", ".build-release"])
+        try #require(built.status == 0, "swift build -c release --product kiosk --static-swift-stdlib failed:\n\(built.output)")
         return root.appendingPathComponent(".build-release/release/kiosk").path
-    })
+    }
 
-    /// Boots the VM, runs `script` (shell text) with `files` in its working directory, and returns the console.
+    /// How many VMs run at once. Each is qemu emulating a CPU (TCG), busy about two thirds of its
+    /// time (the rest its scripts' waits), so two keep this 2-core machine's cores busy while the
+    /// other test targets run beside them. A test waits for a place without holding a thread:
+    /// tests that blocked a thread each while their VM ran held both of Swift Testing's threads
+    /// here, and the VMs ran one after the other.
+    static let places = Places(2)
+
+    /// Places for VMs, given in the order asked for, except that a `first` request (the long
+    /// systemd boots) goes before the others waiting: started last, one would end the run alone.
+    actor Places {
+        private var free: Int
+        private var waiting: [(first: Bool, resume: CheckedContinuation<Void, Never>)] = []
+
+        init(_ count: Int) { free = count }
+
+        func take(first: Bool) async {
+            if free > 0 {
+                free -= 1
+                return
+            }
+            await withCheckedContinuation { resume in
+                let at = first ? (waiting.firstIndex { !$0.first } ?? waiting.endIndex) : waiting.endIndex
+                waiting.insert((first, resume), at: at)
+            }
+        }
+
+        func give() {
+            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume.resume() }
+        }
+    }
+
+    /// A suite trait: the suite's VM runs (`vm`, which waits for the static task that runs it)
+    /// as the suite begins, and its test cases only after it has ended. Swift Testing runs a few
+    /// test cases at a time (twice the cores) and a suite's own scope outside that count: a test
+    /// case waiting for a VM would hold one of those places all the while, and the VMs, and the
+    /// other targets' tests, would wait on each other.
+    struct AfterItsVM: SuiteTrait, TestScoping {
+        let vm: @Sendable () async -> Void
+
+        func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+            await vm()
+            try await function()
+        }
+    }
+
+    /// Runs `body` (a VM's whole run) in one of the `places`.
+    static func inPlace<T>(first: Bool = false, _ body: () async throws -> T) async throws -> T {
+        await places.take(first: first)
+        do {
+            let value = try await body()
+            await places.give()
+            return value
+        } catch {
+            await places.give()
+            throw error
+        }
+    }
+
+    /// Starts `p` and waits for its end without holding a thread; its status.
+    static func finish(_ p: Process) async throws -> Int32 {
+        try await withCheckedThrowingContinuation { (ended: CheckedContinuation<Int32, any Error>) in
+            p.terminationHandler = { ended.resume(returning: $0.terminationStatus) }
+            do {
+                try p.run()
+            } catch {
+                p.terminationHandler = nil
+                ended.resume(throwing: error)
+            }
+        }
+    }
+
+    /// Runs `executable` with `arguments` in the repository; its status and its stdout and stderr
+    /// together (through a file: no pipe to drain while it runs), CRLF made LF.
+    static func shell(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-shell-\(UUID().uuidString).log")
+        try #require(FileManager.default.createFile(atPath: output.path, contents: nil))
+        defer { try? FileManager.default.removeItem(at: output) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        p.currentDirectoryURL = root
+        let file = try FileHandle(forWritingTo: output)
+        defer { try? file.close() }
+        p.standardOutput = file
+        p.standardError = file
+        let status = try await finish(p)
+        return (status, try String(contentsOf: output, encoding: .utf8).replacingOccurrences(of: "\r\n", with: "\n"))
+    }
+
     /// The `kiosk` executable `swift build` put beside the test bundle.
     static let kioskBinary: String = {
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -78,6 +159,8 @@ enum KernelHarness {
         return root.appendingPathComponent(".build/debug/kiosk").path
     }()
 
+    /// Boots the VM, in one of the `places`, runs `script` (shell text) with `files` in its working
+    /// directory, and returns the console.
     /// `binaries` are host files copied into the working directory as they are (executables with
     /// their shared libraries). With `screendump`, the screen is saved there as a PPM when the
     /// script prints "KIOSK-SCREENDUMP" or runs `screendump` (see run-in-vm.sh).
@@ -85,7 +168,7 @@ enum KernelHarness {
     /// the host, which the guest kernel reports as a DRM hotplug (see run-in-vm.sh).
     /// With `network`, the VM has QEMU's user-mode network: this machine's 127.0.0.1 is 10.0.2.2 inside.
     static func run(script: String, files: [String: String], binaries: [String] = [], screendump: String? = nil,
-                    secondSerialPort: Bool = false, resizableDisplay: Bool = false, network: Bool = false) throws -> Run {
+                    secondSerialPort: Bool = false, resizableDisplay: Bool = false, network: Bool = false) async throws -> Run {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-vm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -98,27 +181,16 @@ enum KernelHarness {
             arguments.append(path)
         }
         arguments += binaries
-        let p = Process()
-        p.executableURL = root.appendingPathComponent("Tests/vm/run-in-vm.sh")
-        p.arguments = arguments
-        p.currentDirectoryURL = root
-        var environment = ProcessInfo.processInfo.environment
+        var environment: [String: String] = [:]
         if let screendump { environment["KIOSK_VM_SCREENDUMP"] = screendump }
         if resizableDisplay { environment["KIOSK_VM_DISPLAY_SIZE"] = "1" }
         if network { environment["KIOSK_VM_NETWORK"] = "1" }
         let serial2Path = dir.appendingPathComponent("serial2.log").path
         if secondSerialPort { environment["KIOSK_VM_SERIAL2"] = serial2Path }
-        p.environment = environment
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        // The serial line ends lines with CRLF.
-        let console = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        // The serial line ends lines with CRLF (shell makes them LF).
+        let vm = try await inPlace { try await shell(root.appendingPathComponent("Tests/vm/run-in-vm.sh").path, arguments, environment: environment) }
         let serial2 = secondSerialPort ? (try? String(contentsOfFile: serial2Path, encoding: .utf8)) ?? "" : ""
-        return Run(status: p.terminationStatus, console: console, serial2: serial2.replacingOccurrences(of: "\r\n", with: "\n"))
+        return Run(status: vm.status, console: vm.output, serial2: serial2.replacingOccurrences(of: "\r\n", with: "\n"))
     }
 
     /// What `kiosk` printed when run on this machine, and its exit status.
@@ -147,3 +219,9 @@ enum KernelHarness {
                        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
     }
 }
+
+extension Trait where Self == KernelHarness.AfterItsVM {
+    /// The suite's test cases run after its VM (`KernelHarness.AfterItsVM`).
+    static func afterItsVM(_ vm: @escaping @Sendable () async -> Void) -> Self { Self(vm: vm) }
+}
+

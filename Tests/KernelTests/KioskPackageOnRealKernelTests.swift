@@ -1,12 +1,15 @@
 import Foundation
 import Testing
 
+/// The suite's VM, waited for before its test cases run (`KernelHarness.AfterItsVM`); they report its errors.
+private func theVM() async { _ = try? await KioskPackageOnRealKernelTests.packaged.value }
+
 /// kiosk's Debian package as an integrator meets it: `deploy/make-deb.sh` packs the release build
 /// twice (revisions 1 and 2), and in the systemd VM (Debian 12, systemd as PID 1, no network)
 /// `apt-get install ./kiosk_*_amd64.deb` installs it, an edited config survives the upgrade to
 /// revision 2, and `apt-get remove`, then `purge`, take it away (Tests/vm/kiosk-package.sh inside).
 @Suite("kiosk's .deb installed, upgraded, removed and purged by apt under systemd",
-       .enabled(if: KernelHarness.canBootSystemd, "needs root, debootstrap and the kernel tests' tools"))
+       .enabled(if: KernelHarness.canBootSystemd, "needs root, debootstrap and the kernel tests' tools"), .afterItsVM(theVM))
 struct KioskPackageOnRealKernelTests {
     struct Packaged {
         var run: KernelHarness.Run
@@ -16,30 +19,32 @@ struct KioskPackageOnRealKernelTests {
         var lintian: (status: Int32, output: String)
     }
 
-    static let packaged: Result<Packaged, any Error> = Result(catching: {
-        let kiosk = try KernelHarness.releaseKioskBinary.get()
+    static let packaged = Task<Packaged, any Error> {
+        let kiosk = try await KernelHarness.releaseKioskBinary.value
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-package-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var debs: [String] = []
         for revision in ["1", "2"] {
-            let made = try KernelHarness.shell(KernelHarness.root.appendingPathComponent("deploy/make-deb.sh").path,
+            let made = try await KernelHarness.shell(KernelHarness.root.appendingPathComponent("deploy/make-deb.sh").path,
                                                ["--arch", "amd64", "--binary", kiosk, "--revision", revision, "--out", dir.path,
                                                 "--compression", "gzip"])
             try #require(made.status == 0, "make-deb.sh: \(made.output)")
             debs.append(made.output.split(separator: "\n").last.map(String.init) ?? "")
         }
-        let run = try KernelHarness.shell(KernelHarness.root.appendingPathComponent("Tests/vm/service-in-vm.sh").path,
+        let run = try await KernelHarness.inPlace(first: true) {
+            try await KernelHarness.shell(KernelHarness.root.appendingPathComponent("Tests/vm/service-in-vm.sh").path,
                                           ["--no-install", kiosk, KernelHarness.root.appendingPathComponent("Tests/vm/kiosk-package.sh").path] + debs,
                                           // Three apt runs under TCG: 2 to 4 minutes measured on a loaded machine.
                                           environment: ["KIOSK_VM_TIMEOUT": "480"])
-        let version = try KernelHarness.shell(kiosk, ["--version"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let lintian = try KernelHarness.shell(KernelHarness.root.appendingPathComponent("Tests/package/lintian.sh").path, [debs[0]])
+        }
+        let version = try await KernelHarness.shell(kiosk, ["--version"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let lintian = try await KernelHarness.shell(KernelHarness.root.appendingPathComponent("Tests/package/lintian.sh").path, [debs[0]])
         return Packaged(run: KernelHarness.Run(status: run.status, console: run.output), version: version, lintian: lintian)
-    })
+    }
 
-    func finished() throws -> Packaged {
-        let packaged = try Self.packaged.get()
+    func finished() async throws -> Packaged {
+        let packaged = try await Self.packaged.value
         #expect(packaged.run.status == 0, "\(packaged.run.console)")
         return packaged
     }
@@ -59,13 +64,13 @@ struct KioskPackageOnRealKernelTests {
     }
 
     /// lintian reports no tag but those docs/deploying.md ("The package") explains (Tests/package/lintian.sh).
-    @Test func lintianReportsOnlyTheExplainedTags() throws {
-        let lintian = try Self.packaged.get().lintian
+    @Test func lintianReportsOnlyTheExplainedTags() async throws {
+        let lintian = try await Self.packaged.value.lintian
         #expect(lintian.status == 0, "\(lintian.output)")
     }
 
-    @Test func aptInstallsThePackageAndTheServiceComesUpActiveAsTheKioskUser() throws {
-        let packaged = try finished()
+    @Test func aptInstallsThePackageAndTheServiceComesUpActiveAsTheKioskUser() async throws {
+        let packaged = try await finished()
         let run = packaged.run
         let install = try section("INSTALL", run)
         #expect(install.contains("status=0"), "\(install)")
@@ -82,8 +87,8 @@ struct KioskPackageOnRealKernelTests {
         #expect(installed["Getty"] == "/dev/null", "the serial getty is masked: \(installed)")
     }
 
-    @Test func anUpgradeKeepsAnEditedConfigAndRestartsTheService() throws {
-        let packaged = try finished()
+    @Test func anUpgradeKeepsAnEditedConfigAndRestartsTheService() async throws {
+        let packaged = try await finished()
         let run = packaged.run
         let upgrade = try section("UPGRADE", run)
         #expect(upgrade.contains("status=0"), "\(upgrade)")
@@ -97,8 +102,8 @@ struct KioskPackageOnRealKernelTests {
 
     /// `[mqtt]` added to the installed config, then `dpkg-reconfigure kiosk`: the MQTT drop-in is
     /// in place (the unit gets the network), and kiosk runs with it, as install.sh would leave it.
-    @Test func reconfiguringAfterAddingMQTTGivesTheServiceTheNetwork() throws {
-        let run = try finished().run
+    @Test func reconfiguringAfterAddingMQTTGivesTheServiceTheNetwork() async throws {
+        let run = try await finished().run
         var facts: [String: String] = [:]
         let text = try section("RECONFIGURE", run)
         for line in text.split(separator: "\n") {
@@ -110,8 +115,8 @@ struct KioskPackageOnRealKernelTests {
     }
 
     /// `remove` keeps what `purge` takes: the config and the state directory.
-    @Test func removeStopsTheServiceAndKeepsTheConfig() throws {
-        let run = try finished().run
+    @Test func removeStopsTheServiceAndKeepsTheConfig() async throws {
+        let run = try await finished().run
         let remove = try section("REMOVE", run)
         #expect(remove.contains("status=0"), "\(remove)")
         let removed = try state("REMOVED", run)
@@ -124,8 +129,8 @@ struct KioskPackageOnRealKernelTests {
 
     /// After `purge`, the file system holds nothing the package's life added, except the kiosk
     /// user (Debian keeps system users) and the logs and caches of apt, dpkg and systemd.
-    @Test func purgeLeavesNothingBehind() throws {
-        let run = try finished().run
+    @Test func purgeLeavesNothingBehind() async throws {
+        let run = try await finished().run
         let purge = try section("PURGE", run)
         #expect(purge.contains("status=0"), "\(purge)")
         let purged = try state("PURGED", run)
@@ -138,23 +143,5 @@ struct KioskPackageOnRealKernelTests {
         #expect(left.isEmpty, "left behind:\n\(left.joined(separator: "\n"))")
         let inRun = try section("LEFT", run).split(separator: "\n").filter { $0.contains("kiosk") }
         #expect(inRun.isEmpty, "\(inRun)")
-    }
-}
-
-extension KernelHarness {
-    /// Runs `executable` with `arguments` in the repository; its status and its stdout and stderr together.
-    static func shell(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        p.currentDirectoryURL = root
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"))
     }
 }

@@ -6,10 +6,13 @@ import KioskTestSupport
 import Render
 import Testing
 
+/// The suite's VM, waited for before its test cases run (`KernelHarness.AfterItsVM`); they report its errors.
+private func theVM() async { _ = try? await KioskRunOnRealKernelTests.run.value }
+
 /// `kiosk run` booted end to end under a real kernel: a uinput FT5406 played by evemu, virtio-gpu's
 /// DRM, the log on a second serial port. One VM boot serves every test here (Tests/vm/kiosk-run.sh):
 /// a first kiosk run that ends on SIGTERM, a second that ends on SIGINT, a third on a broken config.
-@Suite("kiosk run on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
+@Suite("kiosk run on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"), .afterItsVM(theVM))
 struct KioskRunOnRealKernelTests {
     static let configPath = KernelHarness.root.appendingPathComponent("config/kiosk.toml").path
     static let screendumpPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-run-screendump-\(UUID().uuidString).ppm").path
@@ -84,18 +87,18 @@ struct KioskRunOnRealKernelTests {
         return (visit, again, whole)
     }()
 
-    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
+    static let run = Task<KernelHarness.Run, any Error> {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/kiosk-run.sh").path, encoding: .utf8)
-        return try KernelHarness.run(
+        return try await KernelHarness.run(
             script: script,
             files: ["kiosk.conf": config, "broken.conf": broken,
                     "visit.evemu": traces.visit.text, "again.evemu": traces.again.text],
             binaries: [KernelHarness.kioskBinary, Font.defaultPath],
             screendump: screendumpPath, secondSerialPort: true)
-    })
+    }
 
-    func finished() throws -> KernelHarness.Run {
-        let run = try Self.run.get()
+    func finished() async throws -> KernelHarness.Run {
+        let run = try await Self.run.value
         #expect(run.status == 0, "\(run.console)")
         #expect(!run.console.contains("KIOSK-TIMEOUT"), "\(run.console)")
         return run
@@ -126,8 +129,8 @@ struct KioskRunOnRealKernelTests {
         return try PPMImage(try #require(FileManager.default.contents(atPath: path), "no screendump at \(path)"))
     }
 
-    @Test func theSerialLogNamesTheDisplayAndTheTouchscreenAndShowsNoErrorBeforeTheReload() throws {
-        let run = try finished()
+    @Test func theSerialLogNamesTheDisplayAndTheTouchscreenAndShowsNoErrorBeforeTheReload() async throws {
+        let run = try await finished()
         let lines = startupLines(run)
         let start = try #require(lines.first { $0.contains("kiosk starting") }, "serial log:\n\(run.serial2)")
         #expect(start.contains("card0 connector Virtual-1 mode 800x480@"), "\(start)")
@@ -136,8 +139,8 @@ struct KioskRunOnRealKernelTests {
         #expect(!lines.contains { $0.contains(" error ") || $0.contains(" critical ") }, "serial log:\n\(run.serial2)")
     }
 
-    @Test func theStatsLineCountsFramesAndMeasuresLatency() throws {
-        let run = try finished()
+    @Test func theStatsLineCountsFramesAndMeasuresLatency() async throws {
+        let run = try await finished()
         let stats = try #require(kiosks(run).first, "serial log:\n\(run.serial2)").filter { $0.contains(" stats ") }
         #expect(stats.count >= 3, "serial log:\n\(run.serial2)")
         // Latency from the kernel's touch timestamps to the flip: positive, and sane even under TCG.
@@ -154,8 +157,8 @@ struct KioskRunOnRealKernelTests {
         #expect(stats.contains { $0.contains("devices=1") }, "\(stats)")
     }
 
-    @Test func aBrokenReloadIsLoggedWithFileAndLineAndTheKioskDrawsOn() throws {
-        let run = try finished()
+    @Test func aBrokenReloadIsLoggedWithFileAndLineAndTheKioskDrawsOn() async throws {
+        let run = try await finished()
         let lines = run.serial2.split(separator: "\n")
         let failed = try #require(lines.first { $0.contains("config reload failed") }, "serial log:\n\(run.serial2)")
         let line = Self.broken.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == "rotation = 45" }.map { $0 + 1 }
@@ -169,8 +172,8 @@ struct KioskRunOnRealKernelTests {
         #expect(lines.last { $0.contains("stopping on SIGTERM") } != nil, "serial log:\n\(run.serial2)")
     }
 
-    @Test func aGoodReloadAppliesAndThePanelBlanksAndATouchWakesIt() throws {
-        let run = try finished()
+    @Test func aGoodReloadAppliesAndThePanelBlanksAndATouchWakesIt() async throws {
+        let run = try await finished()
         let lines = run.serial2.split(separator: "\n")
         #expect(lines.contains { $0.contains("config reloaded") && $0.contains("config.generation=2") }, "serial log:\n\(run.serial2)")
         #expect(lines.contains { $0.contains("display blanked after 1 s without a touch") }, "serial log:\n\(run.serial2)")
@@ -179,8 +182,8 @@ struct KioskRunOnRealKernelTests {
         #expect(run.console.contains("KIOSK-DPMS-WOKEN On"), "\(run.console)")
     }
 
-    @Test func atDebugTheLogCarriesTheDecisionsAndTheWakingTapNeverPressesTheButton() throws {
-        let run = try finished()
+    @Test func atDebugTheLogCarriesTheDecisionsAndTheWakingTapNeverPressesTheButton() async throws {
+        let run = try await finished()
         let lines = run.serial2.split(separator: "\n")
         #expect(lines.contains { $0.contains(" debug gesture ") && $0.contains("pan@yellow began") }, "serial log:\n\(run.serial2)")
         #expect(lines.contains { $0.contains(" debug gesture ") && $0.contains("pinch@magenta began") }, "serial log:\n\(run.serial2)")
@@ -190,8 +193,8 @@ struct KioskRunOnRealKernelTests {
         #expect(presses.allSatisfy { $0 < woken }, "the tap that woke the panel must not press the button")
     }
 
-    @Test func anUnpluggedTouchscreenIsLoggedAndTheKioskRunsOn() throws {
-        let run = try finished()
+    @Test func anUnpluggedTouchscreenIsLoggedAndTheKioskRunsOn() async throws {
+        let run = try await finished()
         let lines = run.serial2.split(separator: "\n")
         let removed = try #require(lines.firstIndex { $0.contains("touchscreen removed; its touches were cancelled") }, "serial log:\n\(run.serial2)")
         #expect(lines[removed...].contains { $0.contains("stopping on SIGTERM; display restored") }, "serial log:\n\(run.serial2)")
@@ -201,8 +204,8 @@ struct KioskRunOnRealKernelTests {
     /// trace (the visit and the tap after the broken reload, one file) and the same config: the
     /// command an integrator runs on a laptop with a trace recorded on the kiosk. Tolerance: no
     /// pixel more than 2 levels off on any channel (`PPMImage.differences`).
-    @Test func theScreenShowsWhatKioskReplayDrawsOnThisMachineForTheSameTraceAndConfig() throws {
-        _ = try finished()
+    @Test func theScreenShowsWhatKioskReplayDrawsOnThisMachineForTheSameTraceAndConfig() async throws {
+        _ = try await finished()
         let screen = try screendump(nil)
         #expect(screen.width == 800 && screen.height == 480)
 
@@ -229,14 +232,15 @@ struct KioskRunOnRealKernelTests {
     /// nothing moving: no frame drawn, no page flip (counted by the kernel, not by kiosk), and
     /// near-zero CPU.
     ///
-    /// The bounds: CPU at most 5% of the idle time. The only work is the three stats lines, about
-    /// 10 ms each in this debug build under TCG (measured: 30 ms in 2.9 s, 1%); the margin is for
-    /// a loaded host, which stretches the VM's time. A loop that spun, or drew and flipped at the
-    /// emulator's rate, would take most of the CPU. Wake-ups at most two per stats line (its timer,
+    /// The bounds: CPU at most 20% of the idle time. The only work is the three stats lines, about
+    /// 10 ms each in this debug build under TCG (measured: 30 ms in 2.9 s, 1%, the VM alone; 140 ms
+    /// in 2.7 s, 5%, with another VM beside it on the 2-core host); the margin is for a loaded host,
+    /// which stretches the VM's time. A loop that spun, or drew and flipped at the emulator's rate,
+    /// would take most of the CPU. Wake-ups at most two per stats line (its timer,
     /// and the serial line asking to be written again; measured: one each): a loop paced by a
     /// frame timer or by page flips would wake hundreds of times.
-    @Test func anIdleKioskDrawsNothingFlipsNoPageAndUsesNoCPU() throws {
-        let run = try finished()
+    @Test func anIdleKioskDrawsNothingFlipsNoPageAndUsesNoCPU() async throws {
+        let run = try await finished()
         let visit = try #require(Self.fields(after: "KIOSK-VISIT", in: run.console), "\(run.console)")
         // The counter sees kiosk's flips: the visit flipped pages.
         #expect((visit["flips"] ?? 0) > 0, "\(visit)")
@@ -250,7 +254,7 @@ struct KioskRunOnRealKernelTests {
         let span = try #require(Self.idleSeconds(run.console), "\(run.console)")
         #expect(span >= 2, "three stats intervals of a second: \(span) s")
         let cpu = Double(idle["cpu.ticks"] ?? -1) / Double(idle["hz"] ?? 100)
-        #expect(cpu >= 0 && cpu <= 0.05 * span, "kiosk used \(cpu) s of CPU in \(span) s idle: \(idle)")
+        #expect(cpu >= 0 && cpu <= 0.2 * span, "kiosk used \(cpu) s of CPU in \(span) s idle: \(idle)")
         let wakeups = idle["wakeups"] ?? -1
         #expect(wakeups >= 0 && wakeups <= 2 * stats.count, "kiosk woke \(wakeups) times in \(span) s idle: \(idle)")
     }
@@ -258,8 +262,8 @@ struct KioskRunOnRealKernelTests {
     /// SIGTERM (the first kiosk) and SIGINT (the second) end kiosk run with status 0, the
     /// stopping line last on the serial console, and the screen given back to the console as it
     /// was before kiosk started.
-    @Test func sigtermAndSigintExitCleanlyLogLastAndGiveTheConsoleBack() throws {
-        let run = try finished()
+    @Test func sigtermAndSigintExitCleanlyLogLastAndGiveTheConsoleBack() async throws {
+        let run = try await finished()
         #expect(run.console.contains("KIOSK-RUN-STATUS 0"), "\(run.console)")
         #expect(run.console.contains("KIOSK-RUN2-STATUS 0"), "\(run.console)")
         let kiosks = kiosks(run)
@@ -287,8 +291,8 @@ struct KioskRunOnRealKernelTests {
 
     /// A kiosk started on a file that does not load says why on the serial console too, with
     /// file:line, and exits with status 2: an integrator with only the cable sees it.
-    @Test func aConfigThatDoesNotLoadAtStartIsReportedOnTheSerialConsole() throws {
-        let run = try finished()
+    @Test func aConfigThatDoesNotLoadAtStartIsReportedOnTheSerialConsole() async throws {
+        let run = try await finished()
         #expect(run.console.contains("KIOSK-RUN3-STATUS 2"), "\(run.console)")
         let line = Self.broken.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == "rotation = 45" }.map { $0 + 1 }
         let last = try #require(kiosks(run).last, "serial log:\n\(run.serial2)")

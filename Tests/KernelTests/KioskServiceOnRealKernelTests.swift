@@ -11,6 +11,9 @@ extension KernelHarness {
         || (isAvailable && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/debootstrap"))
 }
 
+/// The suite's VM, waited for before its test cases run (`KernelHarness.AfterItsVM`); they report its errors.
+private func theVM() async { _ = try? await KioskServiceOnRealKernelTests.run.value }
+
 /// kiosk as an integrator deploys it: a Debian 12 userland with systemd as PID 1 booted on
 /// Debian's kernel under qemu (virtio-gpu, uinput), kiosk installed by `deploy/install.sh --root`,
 /// `kiosk.service` started at boot as the `kiosk` user inside the unit's sandbox. One boot serves
@@ -19,7 +22,7 @@ extension KernelHarness {
 /// It needs root (debootstrap, chroot) besides the other kernel tests' tools; without them it is
 /// skipped, except under CI, where it must run.
 @Suite("kiosk.service under systemd on a real kernel", .enabled(if: KernelHarness.canBootSystemd,
-                                                                 "needs root, debootstrap and the kernel tests' tools"))
+                                                                 "needs root, debootstrap and the kernel tests' tools"), .afterItsVM(theVM))
 struct KioskServiceOnRealKernelTests {
     static let screendumpPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-service-\(UUID().uuidString).ppm").path
 
@@ -41,8 +44,8 @@ struct KioskServiceOnRealKernelTests {
     /// The touches: drag yellow, pinch magenta, tap the button, toggle the switch, tap the button again.
     static var trace: EvemuTrace { KioskRunOnRealKernelTests.traces.whole }
 
-    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
-        let kiosk = try KernelHarness.releaseKioskBinary.get()
+    static let run = Task<KernelHarness.Run, any Error> {
+        let kiosk = try await KernelHarness.releaseKioskBinary.value
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-service-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -52,30 +55,19 @@ struct KioskServiceOnRealKernelTests {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             if name != "kiosk.conf" { files.append(path) }
         }
-        let p = Process()
-        p.executableURL = KernelHarness.root.appendingPathComponent("Tests/vm/service-in-vm.sh")
-        p.arguments = ["--config", dir.appendingPathComponent("kiosk.conf").path, kiosk,
-                       KernelHarness.root.appendingPathComponent("Tests/vm/kiosk-service.sh").path] + files
-        p.currentDirectoryURL = KernelHarness.root
         let serial2 = dir.appendingPathComponent("serial2.log").path
-        var environment = ProcessInfo.processInfo.environment
-        environment["KIOSK_VM_SCREENDUMP"] = screendumpPath
-        environment["KIOSK_VM_SERIAL2"] = serial2
-        environment["KIOSK_VM_DISPLAY_SIZE"] = "1"
-        p.environment = environment
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let console = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        let vm = try await KernelHarness.inPlace(first: true) {
+            try await KernelHarness.shell(KernelHarness.root.appendingPathComponent("Tests/vm/service-in-vm.sh").path,
+                                          ["--config", dir.appendingPathComponent("kiosk.conf").path, kiosk,
+                                           KernelHarness.root.appendingPathComponent("Tests/vm/kiosk-service.sh").path] + files,
+                                          environment: ["KIOSK_VM_SCREENDUMP": screendumpPath, "KIOSK_VM_SERIAL2": serial2, "KIOSK_VM_DISPLAY_SIZE": "1"])
+        }
         let log = ((try? String(contentsOfFile: serial2, encoding: .utf8)) ?? "").replacingOccurrences(of: "\r\n", with: "\n")
-        return KernelHarness.Run(status: p.terminationStatus, console: console, serial2: log)
-    })
+        return KernelHarness.Run(status: vm.status, console: vm.output, serial2: log)
+    }
 
-    func finished() throws -> KernelHarness.Run {
-        let run = try Self.run.get()
+    func finished() async throws -> KernelHarness.Run {
+        let run = try await Self.run.value
         #expect(run.status == 0, "\(run.console)")
         #expect(!run.console.contains("KIOSK-TIMEOUT"), "\(run.console)")
         return run
@@ -119,8 +111,8 @@ struct KioskServiceOnRealKernelTests {
         return try PixelBuffer(contentsOfPNG: folder.appendingPathComponent("replay.png").path)
     }
 
-    @Test func theServiceComesUpAtBootAsTheKioskUserInItsSandboxAndSaysReadyWithItsDisplay() throws {
-        let run = try finished()
+    @Test func theServiceComesUpAtBootAsTheKioskUserInItsSandboxAndSaysReadyWithItsDisplay() async throws {
+        let run = try await finished()
         #expect(run.console.contains("KIOSK-VM-READY state=running"), "the boot finished with no unit failed:\n\(run.console)")
         let state = try properties("STATE-BOOT", run)
         #expect(state["ActiveState"] == "active" && state["SubState"] == "running", "\(state)")
@@ -145,8 +137,8 @@ struct KioskServiceOnRealKernelTests {
 
     /// The screen after the touches (played through uinput by evemu, read by the service) equals
     /// what `kiosk replay --screenshot` draws on this machine for the same trace and config.
-    @Test func theScreenShowsWhatKioskReplayDrawsForTheSameTouches() throws {
-        _ = try finished()
+    @Test func theScreenShowsWhatKioskReplayDrawsForTheSameTouches() async throws {
+        _ = try await finished()
         let screen = try screendump("touched")
         #expect(screen.width == 800 && screen.height == 480)
         let drawn = try replay(Self.trace, config: Self.config)
@@ -159,8 +151,8 @@ struct KioskServiceOnRealKernelTests {
         #expect(differingAtBoot == 0, "at boot \(differingAtBoot) pixels differ, first at \(firstAtBoot ?? "")")
     }
 
-    @Test func reloadRefusesABrokenConfigAndAppliesAChangedOne() throws {
-        let run = try finished()
+    @Test func reloadRefusesABrokenConfigAndAppliesAChangedOne() async throws {
+        let run = try await finished()
         let lines = run.serial2.split(separator: "\n")
         let line = Self.broken.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == "rotation = 45" }.map { $0 + 1 } ?? 0
         #expect(lines.contains { $0.contains("config reload failed: /etc/kiosk/kiosk.conf:\(line): log.rotation: unknown key") }, "serial log:\n\(run.serial2)")
@@ -182,8 +174,8 @@ struct KioskServiceOnRealKernelTests {
     /// to 6 s from the signal to active).
     /// The control socket as installed: in the unit's RuntimeDirectory, mode 0660, the kiosk
     /// user's and group's; `kiosk control` sets the slider through it and reads the state back.
-    @Test func theControlSocketIsInTheRuntimeDirectoryForTheKioskGroup() throws {
-        let run = try finished()
+    @Test func theControlSocketIsInTheRuntimeDirectoryForTheKioskGroup() async throws {
+        let run = try await finished()
         let text = try section("CONTROL", run)
         #expect(text.contains("socket 660 kiosk kiosk"), "\(text)")
         #expect(text.contains("set ok"), "\(text)")
@@ -192,8 +184,8 @@ struct KioskServiceOnRealKernelTests {
 
     /// `systemctl restart kiosk` after that set: the slider is where it was set, restored from the
     /// state file in the unit's StateDirectory, which is the kiosk user's alone (UMask=0077).
-    @Test func aRestartKeepsTheSliderWhereItWasSet() throws {
-        let run = try finished()
+    @Test func aRestartKeepsTheSliderWhereItWasSet() async throws {
+        let run = try await finished()
         let text = try section("RESTART", run)
         #expect(!text.contains("KIOSK-TIMEOUT"), "\(text)")
         #expect(text.contains(#""name":"slider""#) && text.contains(#""value":0.25"#), "\(text)")
@@ -204,8 +196,8 @@ struct KioskServiceOnRealKernelTests {
     /// kernel under QEMU has no backlight device; Tests/vm/kiosk-service.sh says how it stands in):
     /// the kiosk user, through the video group and the unit's ReadWritePaths=, writes brightness
     /// and bl_power.
-    @Test func theBacklightIsWrittenThroughTheUnitsSandbox() throws {
-        let run = try finished()
+    @Test func theBacklightIsWrittenThroughTheUnitsSandbox() async throws {
+        let run = try await finished()
         let text = try section("BACKLIGHT", run)
         #expect(!text.contains("KIOSK-TIMEOUT"), "\(text)")
         #expect(text.contains("backlight found"), "\(text)")
@@ -216,8 +208,8 @@ struct KioskServiceOnRealKernelTests {
         #expect(!text.contains("not set") && !text.contains("not switched"), "\(text)")
     }
 
-    @Test func aKilledKioskIsRestarted() throws {
-        let run = try finished()
+    @Test func aKilledKioskIsRestarted() async throws {
+        let run = try await finished()
         let lines = try systemdLines(run)
         #expect(lines.contains { $0.contains("Main process exited, code=killed, status=9/KILL") }, "\(lines)")
         #expect(lines.contains { $0.contains("Scheduled restart job, restart counter is at 1.") }, "\(lines)")
@@ -227,8 +219,8 @@ struct KioskServiceOnRealKernelTests {
 
     /// A stopped kiosk feeds no watchdog: after `WatchdogSec=10s` systemd kills it and, after
     /// `RestartSec=2s`, starts another (measured: 14.6 to 16.2 s from SIGSTOP to active).
-    @Test func aHungLoopIsKilledByTheWatchdogAndRestarted() throws {
-        let run = try finished()
+    @Test func aHungLoopIsKilledByTheWatchdogAndRestarted() async throws {
+        let run = try await finished()
         let lines = try systemdLines(run)
         let timeout = try #require(lines.firstIndex { $0.contains("Watchdog timeout (limit 10s)!") }, "\(lines)")
         #expect(lines[timeout...].contains { $0.contains("Failed with result 'watchdog'") }, "\(lines)")
@@ -245,8 +237,8 @@ struct KioskServiceOnRealKernelTests {
     /// The service's user and config, run without one of its groups: kiosk names that group, and
     /// only that one.
     @Test(arguments: [("input", "group 'input'"), ("video", "group video"), ("dialout", "group dialout")])
-    func aUserWithoutAGroupIsToldWhichOne(missing: String, words: String) throws {
-        let run = try finished()
+    func aUserWithoutAGroupIsToldWhichOne(missing: String, words: String) async throws {
+        let run = try await finished()
         let text = try section("WITHOUT-\(missing)", run)
         #expect(text.contains(words), "kiosk run without \(missing):\n\(text)")
         for other in ["input", "video", "dialout"] where other != missing {
@@ -264,8 +256,8 @@ struct KioskServiceOnRealKernelTests {
 
     /// Every line of kiosk's in the journal sits at its level's syslog priority, so
     /// `journalctl -p err -u kiosk` shows its errors and no more.
-    @Test func theJournalHoldsEachLineAtItsLevelsPriority() throws {
-        let run = try finished()
+    @Test func theJournalHoldsEachLineAtItsLevelsPriority() async throws {
+        let run = try await finished()
         let priorities = ["critical": 2, "error": 3, "warning": 4, "notice": 5, "info": 6, "debug": 7, "trace": 7]
         var seen: [Int: Int] = [:]
         for priority in 0...7 {
@@ -287,8 +279,8 @@ struct KioskServiceOnRealKernelTests {
     }
 
     /// The serial line (ttyS1) carries the same log: every kiosk that started, the reloads.
-    @Test func theSerialLineCarriesTheLogOfEveryKioskThatRan() throws {
-        let run = try finished()
+    @Test func theSerialLineCarriesTheLogOfEveryKioskThatRan() async throws {
+        let run = try await finished()
         let lines = run.serial2.split(separator: "\n")
         // At boot, after SIGKILL, after the watchdog; then the three run by hand.
         #expect(lines.filter { $0.contains(" info kiosk starting ") }.count >= 3, "serial log:\n\(run.serial2)")
@@ -306,8 +298,8 @@ struct KioskServiceOnRealKernelTests {
     /// and, besides the stage overruns (a start under TCG is slow), a warning that it waits, and on
     /// this first boot of a fresh install the state file's absence (docs/state.md). Nor does it
     /// say that display hotplug is not watched.
-    @Test func atBootWithOnlyAKeyboardTheJournalHoldsOneWarningThatKioskWaitsAndNoError() throws {
-        let run = try finished()
+    @Test func atBootWithOnlyAKeyboardTheJournalHoldsOneWarningThatKioskWaitsAndNoError() async throws {
+        let run = try await finished()
         let lines = try section("ONLY-KEYBOARD", run).split(separator: "\n")
         #expect(lines.allSatisfy { level($0) == "warning" }, "kiosk's lines at warning or above with only a keyboard:\n\(lines.joined(separator: "\n"))")
         let warnings = lines.filter { !$0.contains("stage overran its budget") }
@@ -322,8 +314,8 @@ struct KioskServiceOnRealKernelTests {
     /// display unplugged while idle (a real uevent: the host resized virtio-gpu's head) is logged
     /// from the event itself; plugged in again, kiosk draws a whole frame, with what changed while
     /// it was away (the installed config reloaded: its own background again).
-    @Test func underTheUnitADisplayUnpluggedAndPluggedInAgainIsNoticedAndRedrawn() throws {
-        let run = try finished()
+    @Test func underTheUnitADisplayUnpluggedAndPluggedInAgainIsNoticedAndRedrawn() async throws {
+        let run = try await finished()
         for priority in 0...7 {
             let text = try section("JOURNAL-\(priority)", run)
             #expect(!text.contains("display hotplug not watched"), "at priority \(priority): \(text)")
@@ -350,8 +342,8 @@ struct KioskServiceOnRealKernelTests {
     }
 
     /// `systemd-analyze security kiosk` in the VM: docs/deploying.md's figure, at most.
-    @Test func theUnitsExposureIsAsLowAsTheDocsSay() throws {
-        let run = try finished()
+    @Test func theUnitsExposureIsAsLowAsTheDocsSay() async throws {
+        let run = try await finished()
         let security = try section("SECURITY", run)
         let overall = try #require(security.split(separator: "\n").first { $0.contains("Overall exposure level for kiosk.service:") }, "\(security)")
         // "→ Overall exposure level for kiosk.service: 0.4 SAFE 😀" (":-}" without UTF-8).

@@ -7,9 +7,12 @@ import Render
 import Testing
 import TouchInput
 
+/// The suite's VM, waited for before its test cases run (`KernelHarness.AfterItsVM`); they report its errors.
+private func theVM() async { _ = try? await LiveInputTests.run.value }
+
 /// `kiosk devices`, `kiosk touches` and `kiosk record` on a real kernel's evdev, fed by a uinput
 /// FT5406 panel. One VM boot serves every test here (Tests/vm/live-input.sh).
-@Suite("Live input on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
+@Suite("Live input on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"), .afterItsVM(theVM))
 struct LiveInputTests {
     static let played = Traces.pinchTapDrag
 
@@ -67,65 +70,68 @@ struct LiveInputTests {
         return panel.trace
     }()
 
-    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
+    static let run = Task<KernelHarness.Run, any Error> {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/live-input.sh").path, encoding: .utf8)
-        return try KernelHarness.run(script: script, files: [
+        return try await KernelHarness.run(script: script, files: [
             "trace.evemu": played.text, "flood-down.evemu": floodDown.text, "flood-rest.evemu": floodRest.text,
             "flood-up.evemu": floodUp.text, "drag.evemu": drag.text, "tap.evemu": tap.text, "tap2.evemu": tapElsewhere.text,
             "named.toml": try config(device: "generic ft5x06 (79)"), "missing.toml": try config(device: "Goodix Capacitive TouchScreen"),
         ], binaries: [KernelHarness.kioskBinary, Font.defaultPath])
-    })
+    }
 
-    func section(_ name: String) throws -> String {
-        let run = try Self.run.get()
+    func section(_ name: String) async throws -> String {
+        let run = try await Self.run.value
         #expect(run.status == 0)
         return try #require(run.section("KIOSK-\(name)-BEGIN", "KIOSK-\(name)-END"), "\(run.console)")
     }
 
-    @Test func devicesMarksTheTouchscreenAndSaysWhyTheKeyboardWasSkipped() throws {
-        let text = try section("DEVICES")
+    @Test func devicesMarksTheTouchscreenAndSaysWhyTheKeyboardWasSkipped() async throws {
+        let text = try await section("DEVICES")
         #expect(text.contains("\"generic ft5x06 (79)\"\n    USED: multitouch protocol B, 10 slots"), "\(text)")
         #expect(text.contains("ABS_MT_SLOT 0..9 (10 slots)"))
         #expect(text.contains("properties: INPUT_PROP_DIRECT"))
         #expect(text.contains("\"AT Translated Set 2 keyboard\"\n    skipped: no touch axes"))
     }
 
-    @Test func devicesTakesTheConfigsDeviceAndSaysWhenItIsNotThere() throws {
-        let named = try section("DEVICES-NAMED")
+    @Test func devicesTakesTheConfigsDeviceAndSaysWhenItIsNotThere() async throws {
+        let named = try await section("DEVICES-NAMED")
         #expect(named.hasPrefix("config named.toml: [input] device = \"generic ft5x06 (79)\"\n"), "\(named)")
         #expect(named.contains("\"generic ft5x06 (79)\"\n    USED: multitouch protocol B, 10 slots"), "\(named)")
         #expect(!named.contains("kiosk would use no device"))
-        let missing = try section("DEVICES-MISSING")
+        let missing = try await section("DEVICES-MISSING")
         #expect(!missing.contains("USED"), "\(missing)")
         #expect(missing.contains("\"generic ft5x06 (79)\"\n    also a touchscreen"), "\(missing)")
         #expect(missing.hasSuffix("kiosk would use no device: \"Goodix Capacitive TouchScreen\" cannot be used: no device is named \"Goodix Capacitive TouchScreen\"\n"), "\(missing)")
     }
 
-    @Test func aDeviceNamedByItsByIDLinkIsTaken() throws {
-        let text = try section("DEVICES-LINK")
+    @Test func aDeviceNamedByItsByIDLinkIsTaken() async throws {
+        let text = try await section("DEVICES-LINK")
         #expect(text.contains("\"generic ft5x06 (79)\"\n    USED: multitouch protocol B, 10 slots"), "\(text)")
         // kiosk record was given the link; it names the node it leads to.
-        #expect(try section("RECORD-LOG").contains("recording /dev/input/event"))
+        let recordLog = try await section("RECORD-LOG")
+        #expect(recordLog.contains("recording /dev/input/event"))
         // kiosk touches was given the device's name.
-        #expect(try section("TOUCHES-LOG").contains("listening to /dev/input/event"))
+        let touchesLog = try await section("TOUCHES-LOG")
+        #expect(touchesLog.contains("listening to /dev/input/event"))
     }
 
-    @Test func touchesDeliversExactlyTheFramesTheTraceDecoderGives() throws {
+    @Test func touchesDeliversExactlyTheFramesTheTraceDecoderGives() async throws {
         let expected = try Traces.decodedFrames(Self.played)
-        let live = try section("TOUCHES").split(separator: "\n").map { line in
+        let live = try await section("TOUCHES").split(separator: "\n").map { line in
             String(line.split(separator: " ", maxSplits: 1).last ?? "")
         }
         #expect(live == expected)
         #expect(expected.contains("3 began 130.0 424.0") && expected.contains("3 ended 130.0 424.0"), "the same-report tap survives")
     }
 
-    @Test func recordWritesWhatEvemuPlayPlayed() throws {
-        let recorded = try EvemuTrace.parse(try section("RECORDED"), file: "recorded.evemu")
+    @Test func recordWritesWhatEvemuPlayPlayed() async throws {
+        let recorded = try await EvemuTrace.parse(section("RECORDED"), file: "recorded.evemu")
         #expect(recorded.device.name == Self.played.device.name)
         #expect(recorded.device.axes == Self.played.device.axes)
         #expect(Traces.rawEvents(recorded) == Traces.rawEvents(Self.played))
         #expect(recorded.events.first?.time == .zero)
-        #expect(try section("RECORD-LOG").contains("\(Self.played.events.count) events from /dev/input/event"))
+        let recordLog = try await section("RECORD-LOG")
+        #expect(recordLog.contains("\(Self.played.events.count) events from /dev/input/event"))
     }
 
     /// kiosk's header, less its banner and events: what evemu-describe prints.
@@ -135,29 +141,30 @@ struct LiveInputTests {
         return String(recording[..<end.lowerBound])
     }
 
-    @Test func recordsHeaderIsEvemuDescribesByteForByte() throws {
-        let kiosk = try header(try section("RECORDED"))
-        let evemu = try section("DESCRIBE")
+    @Test func recordsHeaderIsEvemuDescribesByteForByte() async throws {
+        let kiosk = try await header(section("RECORDED"))
+        let evemu = try await section("DESCRIBE")
         #expect(kiosk == evemu)
         #expect(evemu.hasPrefix("# EVEMU 1.3\n# Kernel: 6."), "\(evemu.prefix(200))")
         #expect(evemu.contains("\nB: 15 00 00 00 00 00 00 00 00\nB: 15 00 00 00 00 00 00 00 00\n"), "force feedback's mask is two lines")
         // evemu-device reads kiosk's header back into the same device.
-        #expect(try section("REPLAY-DESCRIBE") == evemu)
+        let described = try await section("REPLAY-DESCRIBE")
+        #expect(described == evemu)
     }
 
-    @Test func kiosksRecordingPlayedBackByEvemuGivesTheSameEvents() throws {
-        let recorded = try EvemuTrace.parse(try section("RECORDED"), file: "recorded.evemu")
-        let replayed = try EvemuTrace.parse(try section("REPLAYED"), file: "replayed.evemu")
+    @Test func kiosksRecordingPlayedBackByEvemuGivesTheSameEvents() async throws {
+        let recorded = try await EvemuTrace.parse(section("RECORDED"), file: "recorded.evemu")
+        let replayed = try await EvemuTrace.parse(section("REPLAYED"), file: "replayed.evemu")
         #expect(replayed.device.axes == recorded.device.axes)
         #expect(Traces.rawEvents(replayed) == Traces.rawEvents(recorded))
         #expect(!replayed.events.isEmpty)
     }
 
-    @Test func aKernelBufferOverflowIsResynchronisedAndLeavesNoTouchDown() throws {
-        let log = try section("FLOOD-LOG")
+    @Test func aKernelBufferOverflowIsResynchronisedAndLeavesNoTouchDown() async throws {
+        let log = try await section("FLOOD-LOG")
         #expect(log.contains("resynchronised"), "the kernel dropped events: \(log)")
         #expect(log.contains("input.resyncs=1"), "\(log)")
-        let frames = try section("FLOOD").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        let frames = try await section("FLOOD").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
         #expect(frames.first == "1 began 100.0 100.0; 2 began 600.0 300.0", "seen down before the reader stopped")
         // After the gap the first finger ends, and the second, still down, jumps to where it is
         // now. libevdev ends the touches that lifted in a report of its own, then moves the others.
@@ -167,34 +174,38 @@ struct LiveInputTests {
         #expect(frames.count < 100, "the flood was dropped, not delivered: \(frames.count) frames")
     }
 
-    @Test func aRecordingMarksTheDropAndReplaysAsKioskSawItLive() throws {
-        let recorded = try EvemuTrace.parse(try section("FLOOD-RECORDED"), file: "flood.evemu")
+    @Test func aRecordingMarksTheDropAndReplaysAsKioskSawItLive() async throws {
+        let recorded = try await EvemuTrace.parse(section("FLOOD-RECORDED"), file: "flood.evemu")
         let drop = try #require(recorded.events.firstIndex { $0.synchronization == .dropped }, "no SYN_DROPPED marker")
         #expect(recorded.events[drop + 1].synchronization == .report, "the marker is a report of its own")
-        #expect(try section("FLOOD-RECORD-LOG").contains("dropped events 1 times (resynchronised, marked SYN_DROPPED)"))
-        let live = try section("FLOOD").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        let floodLog = try await section("FLOOD-RECORD-LOG")
+        #expect(floodLog.contains("dropped events 1 times (resynchronised, marked SYN_DROPPED)"))
+        let live = try await section("FLOOD").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
         #expect(try Traces.decodedFrames(recorded) == live)
     }
 
-    @Test func whileKioskHoldsThePanelNoOtherReaderSeesItsTouches() throws {
+    @Test func whileKioskHoldsThePanelNoOtherReaderSeesItsTouches() async throws {
         let tap = ["1 began 400.0 300.0", "1 ended 400.0 300.0"]
-        func frames(_ name: String) throws -> [String] {
-            try section(name).split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        func frames(_ name: String) async throws -> [String] {
+            try await section(name).split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
         }
         // Grabbed: kiosk sees the tap; evemu-record, reading since before, sees nothing.
-        #expect(try frames("GRAB") == tap)
-        let other = try section("GRAB-OTHER")
+        let grabbed = try await frames("GRAB")
+        #expect(grabbed == tap)
+        let other = try await section("GRAB-OTHER")
         #expect(other.contains("#      Waiting for events      #"), "\(other)")
         #expect(!other.contains("\nE: "), "another reader saw grabbed events: \(other)")
-        #expect(try section("GRAB-REFUSED").contains("error: this device is grabbed and I cannot record events"))
+        let refused = try await section("GRAB-REFUSED")
+        #expect(refused.contains("error: this device is grabbed and I cannot record events"))
         // Not grabbed: both see it.
-        #expect(try frames("FREE") == ["1 began 200.0 120.0", "1 ended 200.0 120.0"])
-        let free = try EvemuTrace.parse(try section("FREE-OTHER"), file: "free.evemu")
-        #expect(Traces.rawEvents(free) == Traces.rawEvents(Self.tapElsewhere))
+        let free = try await frames("FREE")
+        #expect(free == ["1 began 200.0 120.0", "1 ended 200.0 120.0"])
+        let freeOther = try EvemuTrace.parse(try await section("FREE-OTHER"), file: "free.evemu")
+        #expect(Traces.rawEvents(freeOther) == Traces.rawEvents(Self.tapElsewhere))
     }
 
-    @Test func aTouchscreenPluggedInLaterIsTakenAndOneRemovedMidDragCancelsItsTouch() throws {
-        let log = try section("HOTPLUG-LOG").split(separator: "\n").map(String.init)
+    @Test func aTouchscreenPluggedInLaterIsTakenAndOneRemovedMidDragCancelsItsTouch() async throws {
+        let log = try await section("HOTPLUG-LOG").split(separator: "\n").map(String.init)
         let changes = log.filter { $0.contains(": attached ") || $0.contains(": detached ") }
         #expect(changes.count == 4, "\(log)")
         #expect(changes.first?.contains("attached /dev/input/event") == true && changes.first?.contains("multitouch protocol B") == true)
@@ -207,7 +218,7 @@ struct LiveInputTests {
         #expect(why == ["kiosk touches: waiting: no touchscreen in /dev/input yet"], "\(log)")
         #expect(log.contains { $0.contains("skipped /dev/input/event0 (\"AT Translated Set 2 keyboard\"): no touch axes") }, "\(log)")
         #expect(!log.contains { $0.contains("no touchscreen taken:") }, "\(log)")
-        let frames = try section("HOTPLUG").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        let frames = try await section("HOTPLUG").split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
         #expect(frames.first == "1 began 200.0 200.0")
         // Removed mid-drag: the kernel releases BTN_TOUCH but not the slot, and the touch is
         // cancelled where it last was, never ended (which would fire a button under the finger).

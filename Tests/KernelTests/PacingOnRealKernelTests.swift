@@ -31,9 +31,9 @@ struct PacingOnRealKernelTests {
         return fingers.trace
     }
 
-    @Test func onVirtioGPUKioskSaysOnceThatTheVBlanksAreUnknownAndDrawsAtOnce() throws {
+    @Test func onVirtioGPUKioskSaysOnceThatTheVBlanksAreUnknownAndDrawsAtOnce() async throws {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/pacing.sh").path, encoding: .utf8)
-        let run = try KernelHarness.run(script: script, files: ["kiosk.conf": Self.config, "drag.evemu": Self.drag.text],
+        let run = try await KernelHarness.run(script: script, files: ["kiosk.conf": Self.config, "drag.evemu": Self.drag.text],
                                         binaries: [KernelHarness.kioskBinary, Font.defaultPath])
         #expect(run.status == 0, "\(run.console)")
         #expect(!run.console.contains("KIOSK-TIMEOUT"), "\(run.console)")

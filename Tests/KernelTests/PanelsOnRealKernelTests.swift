@@ -5,11 +5,14 @@ import KioskCore
 import KioskTestSupport
 import Testing
 
+/// The suite's VM, waited for before its test cases run (`KernelHarness.AfterItsVM`); they report its errors.
+private func theVM() async { _ = try? await PanelsOnRealKernelTests.run.value }
+
 /// `kiosk devices`, `kiosk touches` and `kiosk record` on a real kernel's evdev, fed by uinput
 /// panels the FT5406 suite does not cover: a multitouch protocol A panel read through libmtdev,
 /// eleven fingers on a ten-slot FT5406, and a resistive single-touch panel. One VM boot serves
 /// every test here (Tests/vm/protocol-a.sh).
-@Suite("Protocol A and other panels on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
+@Suite("Protocol A and other panels on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"), .afterItsVM(theVM))
 struct PanelsOnRealKernelTests {
     /// On a protocol A panel (no slots, no tracking ids): a two-finger pinch whose release is only
     /// `BTN_TOUCH 0` (lvgl#9829), a drag released with the documented empty contact, and eleven
@@ -81,34 +84,34 @@ struct PanelsOnRealKernelTests {
         return panel.trace
     }()
 
-    static let run: Result<KernelHarness.Run, any Error> = Result(catching: {
+    static let run = Task<KernelHarness.Run, any Error> {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/protocol-a.sh").path, encoding: .utf8)
-        return try KernelHarness.run(script: script, files: ["protocol-a.evemu": protocolA.text, "eleven.evemu": elevenFingers.text,
+        return try await KernelHarness.run(script: script, files: ["protocol-a.evemu": protocolA.text, "eleven.evemu": elevenFingers.text,
                                                              "resistive.evemu": resistiveDrag.text],
                                      binaries: [KernelHarness.kioskBinary])
-    })
+    }
 
-    func section(_ name: String) throws -> String {
-        let run = try Self.run.get()
+    func section(_ name: String) async throws -> String {
+        let run = try await Self.run.value
         #expect(run.status == 0)
         return try #require(run.section("KIOSK-\(name)-BEGIN", "KIOSK-\(name)-END"), "\(run.console)")
     }
 
     /// The frames `kiosk touches` printed, without their times.
-    func frames(_ name: String) throws -> [String] {
-        try section(name).split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+    func frames(_ name: String) async throws -> [String] {
+        try await section(name).split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
     }
 
-    @Test func devicesTakesTheProtocolAPanelThroughMtdev() throws {
-        let text = try section("PROTOCOL-A-DEVICES")
+    @Test func devicesTakesTheProtocolAPanelThroughMtdev() async throws {
+        let text = try await section("PROTOCOL-A-DEVICES")
         #expect(text.contains("\"Protocol A Touchscreen\"\n    USED: multitouch protocol A, through mtdev as protocol B with 10 slots"), "\(text)")
         let entry = try #require(text.components(separatedBy: "/dev/input/").first { $0.contains("Protocol A Touchscreen") })
         #expect(entry.contains("ABS_MT_POSITION_X 0..799") && !entry.contains("ABS_MT_SLOT"), "\(entry)")
     }
 
-    @Test func protocolATouchesAreExactlyTheConverterAndDecoderFrames() throws {
+    @Test func protocolATouchesAreExactlyTheConverterAndDecoderFrames() async throws {
         let expected = try Traces.decode(Self.protocolA)
-        let live = try frames("PROTOCOL-A")
+        let live = try await frames("PROTOCOL-A")
         #expect(live == expected.frames)
         // The pinch ends at its lvgl#9829 release (BTN_TOUCH 0 alone): nothing stays down.
         #expect(expected.frames.contains("1 ended 330.0 200.0; 2 ended 470.0 180.0"), "\(expected.frames)")
@@ -118,20 +121,20 @@ struct PanelsOnRealKernelTests {
         #expect(expected.frames.last == (4...13).map { "\($0) ended \(40 + ($0 - 4) * 70).0 310.0" }.joined(separator: "; "))
         #expect(expected.decoder.counters.ignoredSlots > 0)
         #expect(expected.decoder.activeTouchCount == 0)
-        let log = try section("PROTOCOL-A-LOG")
+        let log = try await section("PROTOCOL-A-LOG")
         #expect(log.contains("more fingers than the 10 slots"), "\(log)")
         #expect(log.contains("kiosk touches exit status 0"), "\(log)")
     }
 
-    @Test func recordKeepsTheProtocolAEventsAsThePanelSentThem() throws {
-        let recorded = try EvemuTrace.parse(try section("PROTOCOL-A-RECORDED"), file: "recorded.evemu")
+    @Test func recordKeepsTheProtocolAEventsAsThePanelSentThem() async throws {
+        let recorded = try await EvemuTrace.parse(section("PROTOCOL-A-RECORDED"), file: "recorded.evemu")
         #expect(recorded.device.isMultitouchA)
         #expect(recorded.device.axes == Self.protocolA.device.axes)
         #expect(Traces.rawEvents(recorded) == Traces.rawEvents(Self.protocolA))
         #expect(recorded.events.contains { $0.synchronization == .multitouchReport })
     }
 
-    @Test func elevenFingersOnTenSlotsCrashNothingAndTheKernelNeverPassesSlotTen() throws {
+    @Test func elevenFingersOnTenSlotsCrashNothingAndTheKernelNeverPassesSlotTen() async throws {
         // The decoder alone, given the eleventh finger in slot 10, drops it and counts it.
         let offline = try Traces.decode(Self.elevenFingers)
         #expect(offline.frames.first == (1...10).map { "\($0) began \(40 + ($0 - 1) * 70).0 300.0" }.joined(separator: "; "))
@@ -142,13 +145,13 @@ struct PanelsOnRealKernelTests {
         // The kernel never lets slot 10 through: it ignores ABS_MT_SLOT 10 and applies the values
         // after it to slot 9, where libevdev drops the second tracking id. So the tenth touch
         // jumps to the eleventh finger's place, and no eleventh touch appears.
-        let recorded = try EvemuTrace.parse(try section("ELEVEN-RECORDED"), file: "eleven.evemu")
+        let recorded = try await EvemuTrace.parse(section("ELEVEN-RECORDED"), file: "eleven.evemu")
         let slots = recorded.events.filter { $0.axis == .multitouchSlot }.map(\.value)
         #expect(!slots.isEmpty && slots.allSatisfy { $0 < 10 }, "\(slots)")
         #expect(recorded.events.filter { $0.axis == .multitouchTrackingID }.map(\.value).sorted() == Array(repeating: -1, count: 10) + Array(0...9))
         // kiosk touches delivered exactly what the decoder makes of what the kernel passed on,
         // nothing is left down, and it ended normally.
-        let live = try frames("ELEVEN")
+        let live = try await frames("ELEVEN")
         let decoded = try Traces.decodedFrames(recorded)
         #expect(live == decoded)
         #expect(live.first == offline.frames.first)
@@ -161,14 +164,17 @@ struct PanelsOnRealKernelTests {
             #expect(live.contains { $0.contains("\(finger) moved \(x).0 310.0") }, "\(live)")
             #expect(live.last?.contains("\(finger) ended \(x).0 310.0") == true, "\(live)")
         }
-        #expect(try section("ELEVEN-LOG").contains("kiosk touches exit status 0"))
+        let elevenLog = try await section("ELEVEN-LOG")
+        #expect(elevenLog.contains("kiosk touches exit status 0"))
     }
 
-    @Test func aResistiveDragIsExactlyTheDecoderFrames() throws {
+    @Test func aResistiveDragIsExactlyTheDecoderFrames() async throws {
         let expected = try Traces.decodedFrames(Self.resistiveDrag)
-        #expect(try frames("RESISTIVE") == expected)
+        let seen = try await frames("RESISTIVE")
+        #expect(seen == expected)
         #expect(expected.count == 14)
         #expect(expected.first?.hasPrefix("1 began") == true && expected.last?.hasPrefix("1 ended") == true)
-        #expect(try section("RESISTIVE-DEVICES").contains("\"ADS7846 Touchscreen\"\n    USED: single touch"))
+        let devices = try await section("RESISTIVE-DEVICES")
+        #expect(devices.contains("\"ADS7846 Touchscreen\"\n    USED: single touch"))
     }
 }

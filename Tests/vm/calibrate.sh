@@ -51,11 +51,14 @@ while read -r name matrix; do
     # What run would see, with the written config: a tap on the button's centre (130, 424).
     for mode in calibrated raw; do
         flag=""; [ $mode = raw ] && flag=--raw
-        ./kiosk touches --config "/tmp/$name.toml" --device "$device" --duration 4 $flag > "/tmp/$name-$mode.txt" 2> "/tmp/$name-$mode.err" &
+        # Until the tap has ended, then Ctrl-C: touches prints each frame as it comes.
+        ./kiosk touches --config "/tmp/$name.toml" --device "$device" $flag > "/tmp/$name-$mode.txt" 2> "/tmp/$name-$mode.err" &
         tpid=$!
         opened $tpid "$device"
         sleep 0.3
         tap 130 424
+        wait_for " ended " "/tmp/$name-$mode.txt"
+        kill -INT $tpid
         wait $tpid
         section "TOUCHES-$mode-$name" "/tmp/$name-$mode.txt"
         section "TOUCHES-ERR-$mode-$name" "/tmp/$name-$mode.err"
