@@ -13,8 +13,8 @@
 #                          Dispatch) linked in: .build-arm64-static/release/kiosk, which needs only
 #                          Debian's C libraries (libc6, libstdc++6, libgcc-s1, libevdev2, libmtdev1,
 #                          libdrm2, libcairo2, libfreetype6, libmosquitto1): what a .deb ships
-#   --tests                debug build (optimised, -O) of kiosk and every test target, for running
-#                          the pure-logic tests under qemu-user: .build-arm64-tests/debug/kioskPackageTests.xctest;
+#   --tests                release build with testing enabled of kiosk and every test target, for
+#                          running the pure-logic tests under qemu-user: .build-arm64-tests/release/kioskPackageTests.xctest;
 #                          with KIOSK_TEST_TARGETS=A,B,... only those test targets and what they
 #                          import (Package.swift's end), without kiosk itself
 #
@@ -40,10 +40,12 @@ done
 resource=/opt/arm64-swift/usr/libexec/swift/lib/swift
 if [ -n "$tests" ]; then
     scratch=.build-arm64-tests
-    # Optimised (-O after the debug configuration's -Onone; testing stays enabled for @testable):
-    # emulated, the pure-logic tests run in 43 s instead of 326 s, for 3.5 more CPU minutes of build.
-    flags=(--build-tests -Xswiftc -O)
-    out=$scratch/debug/kioskPackageTests.xctest
+    # Optimised, testing enabled for @testable: emulated, the pure-logic tests run in 18 s instead
+    # of 326 s unoptimised. Release (whole-module) rather than debug with -O: 232 s to build the
+    # pure targets from nothing instead of 263 s (395 CPU seconds instead of 478), and 18 s to
+    # run instead of 24.
+    flags=(-c release --build-tests -Xswiftc -enable-testing)
+    out=$scratch/release/kioskPackageTests.xctest
 elif [ -n "$static" ]; then
     scratch=.build-arm64-static
     resource=/opt/arm64-swift/usr/libexec/swift/lib/swift_static
