@@ -77,7 +77,7 @@ struct CalibrateOnRealKernelTests {
         let raw = Point(x: (d[0] * 130 / 800 + d[1] * 424 / 480 + d[2]) * 800, y: (d[3] * 130 / 800 + d[4] * 424 / 480 + d[5]) * 480)
         panel.up(panel.down(raw), after: 0.1)
         try panel.traceText.write(to: dir.appendingPathComponent("tap.evemu"), atomically: true, encoding: .utf8)
-        let r = try KernelHarness.kiosk(["replay", "tap.evemu", "--config", "kiosk.toml"], in: dir)
+        let r = try await KernelHarness.kiosk(["replay", "tap.evemu", "--config", "kiosk.toml"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains(#""view": "button", "event": "primaryActionTriggered""#), "\(name): \(r.stdout)")
     }

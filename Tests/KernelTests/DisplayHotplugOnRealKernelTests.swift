@@ -79,7 +79,7 @@ struct DisplayHotplugOnRealKernelTests {
         try FileManager.default.copyItem(atPath: Font.defaultPath, toPath: folder.appendingPathComponent("DejaVuSans.ttf").path)
         try DisplayLostOnRealKernelTests.config.write(to: folder.appendingPathComponent("kiosk.conf"), atomically: true, encoding: .utf8)
         try DisplayLostOnRealKernelTests.taps(1).text.write(to: folder.appendingPathComponent("tap.evemu"), atomically: true, encoding: .utf8)
-        let replay = try KernelHarness.kiosk(["replay", "tap.evemu", "--config", "kiosk.conf", "--screenshot", "replay.png",
+        let replay = try await KernelHarness.kiosk(["replay", "tap.evemu", "--config", "kiosk.conf", "--screenshot", "replay.png",
                                               "--state", "state.json"], in: folder)
         try #require(replay.status == 0, "kiosk replay: \(replay.stderr)")
         let state = try String(contentsOf: folder.appendingPathComponent("state.json"), encoding: .utf8)

@@ -45,7 +45,7 @@ struct DisplayLostOnRealKernelTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/display-lost.sh").path, encoding: .utf8)
-        let thief = try KernelHarness.buildC("Tests/vm/master-thief.c", flags: "$(pkg-config --cflags libdrm)", into: folder, as: "master-thief")
+        let thief = try await KernelHarness.buildC("Tests/vm/master-thief.c", flags: "$(pkg-config --cflags libdrm)", into: folder, as: "master-thief")
         return try await KernelHarness.run(script: script, files: ["kiosk.conf": config, "tap.evemu": taps(1).text],
                                      binaries: [KernelHarness.kioskBinary, Font.defaultPath, thief],
                                      screendump: screendumpPath)
@@ -87,7 +87,7 @@ struct DisplayLostOnRealKernelTests {
         try FileManager.default.copyItem(atPath: Font.defaultPath, toPath: folder.appendingPathComponent("DejaVuSans.ttf").path)
         try Self.config.write(to: folder.appendingPathComponent("kiosk.conf"), atomically: true, encoding: .utf8)
         try Self.taps(2).text.write(to: folder.appendingPathComponent("tap.evemu"), atomically: true, encoding: .utf8)
-        let replay = try KernelHarness.kiosk(["replay", "tap.evemu", "--config", "kiosk.conf", "--screenshot", "replay.png",
+        let replay = try await KernelHarness.kiosk(["replay", "tap.evemu", "--config", "kiosk.conf", "--screenshot", "replay.png",
                                               "--state", "state.json"], in: folder)
         try #require(replay.status == 0, "kiosk replay: \(replay.stderr)")
         let state = try String(contentsOf: folder.appendingPathComponent("state.json"), encoding: .utf8)

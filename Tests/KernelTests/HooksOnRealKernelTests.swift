@@ -5,12 +5,17 @@ import KioskTestSupport
 import Render
 import Testing
 
+/// The suite's VM, waited for before its test cases run (`KernelHarness.AfterItsVM`); they report its errors.
+private func theVM() async { _ = try? await HooksOnRealKernelTests.run.value }
+
 /// Hooks, the control socket and MQTT under a real kernel (Tests/vm/hooks.sh): a tap played
 /// through uinput on an FT5406, read by `kiosk run` from evdev, reaches the button's `[[hook]]`
 /// (whose program runs with its environment and whose output and exit status reach the log), a
 /// `kiosk control watch` subscribed to the control socket, and a Mosquitto broker on this machine,
 /// reached from the VM through QEMU's user-mode network.
-@Suite("Hooks on a real kernel", .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
+@Suite("Hooks on a real kernel",
+       .enabled(if: KernelHarness.isAvailable && HostBroker.available, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools, mosquitto and mosquitto-clients"),
+       .afterItsVM(theVM))
 struct HooksOnRealKernelTests {
     static func config(brokerPort: Int) -> String {
         let scene = (try? String(contentsOfFile: KioskRunOnRealKernelTests.configPath, encoding: .utf8)) ?? ""
@@ -49,15 +54,31 @@ struct HooksOnRealKernelTests {
         return panel.trace
     }()
 
-    @Test(.enabled(if: HostBroker.available, "needs mosquitto and mosquitto-clients"))
-    func aTapPlayedThroughUinputReachesTheHookASubscriberAndTheBroker() async throws {
-        let broker = try HostBroker()
+    /// The VM's run, and what a subscriber on this machine's broker heard meanwhile.
+    struct Heard {
+        var run: KernelHarness.Run
+        /// Whether the press and the clean stop's offline reached the broker (within 20 s of the VM's end).
+        var pressAndOffline: Bool
+        var broker: [String]
+    }
+
+    static let run = Task<Heard, any Error> {
+        let broker = try await HostBroker.start()
         defer { broker.stop() }
-        let subscriber = try broker.subscribe("kiosk/vm/#")
+        let subscriber = try await broker.subscribe("kiosk/vm/#")
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/hooks.sh").path, encoding: .utf8)
-        let run = try await KernelHarness.run(script: script, files: ["kiosk.conf": Self.config(brokerPort: broker.port), "hook.sh": Self.hook,
-                                                                "tap.evemu": Self.tap.text],
-                                        binaries: [KernelHarness.kioskBinary, Font.defaultPath], network: true)
+        let run = try await KernelHarness.run(script: script, files: ["kiosk.conf": config(brokerPort: broker.port), "hook.sh": hook,
+                                                                      "tap.evemu": tap.text],
+                                              binaries: [KernelHarness.kioskBinary, Font.defaultPath], network: true)
+        let heard = await subscriber.waitFor(seconds: 20) { lines in
+            lines.contains("kiosk/vm/button/event {\"event_type\":\"press\",\"taps\":1}") && lines.contains("kiosk/vm/availability offline")
+        }
+        return Heard(run: run, pressAndOffline: heard, broker: subscriber.lines)
+    }
+
+    @Test func aTapPlayedThroughUinputReachesTheHookASubscriberAndTheBroker() async throws {
+        let heard = try await Self.run.value
+        let run = heard.run
         #expect(run.status == 0, "\(run.console)")
         #expect(!run.console.contains("KIOSK-TIMEOUT"), "\(run.console)")
         #expect(run.console.contains("KIOSK-RUN-STATUS 0"), "\(run.console)")
@@ -77,11 +98,8 @@ struct HooksOnRealKernelTests {
                 && $0["name"] as? String == "primaryActionTriggered" && $0["taps"] as? Int == 1 && $0["source"] as? String == "touch" },
                 "\(run.console)")
         // The broker: the press as an event, the button's state, and the clean stop's offline.
-        let heard = subscriber.waitFor(seconds: 20) { lines in
-            lines.contains("kiosk/vm/button/event {\"event_type\":\"press\",\"taps\":1}") && lines.contains("kiosk/vm/availability offline")
-        }
-        #expect(heard, "broker: \(subscriber.lines)\n\(run.console)")
-        #expect(subscriber.lines.contains("kiosk/vm/availability online"), "broker: \(subscriber.lines)")
+        #expect(heard.pressAndOffline, "broker: \(heard.broker)\n\(run.console)")
+        #expect(heard.broker.contains("kiosk/vm/availability online"), "broker: \(heard.broker)")
     }
 }
 
@@ -96,27 +114,35 @@ final class HostBroker {
     let port: Int
     private var processes: [Process] = []
 
-    init() throws {
+    /// Started, and running (its log says so) when it returns.
+    static func start() async throws -> HostBroker {
+        let broker = try HostBroker()
+        guard await broker.log.waitFor(seconds: 10, until: { $0.contains { $0.contains(" running") } }) else {
+            throw HostBrokerError(description: "mosquitto did not start: \(broker.log.lines)")
+        }
+        return broker
+    }
+
+    private var log: OutputFile { OutputFile(path: folder.appendingPathComponent("broker.log").path) }
+
+    private init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-vm-broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         port = try freeLocalPort()
         let config = folder.appendingPathComponent("mosquitto.conf")
         try "listener \(port) 127.0.0.1\npersistence false\nallow_anonymous true\nlog_dest stderr\n"
             .write(to: config, atomically: true, encoding: .utf8)
-        let log = try start("/usr/sbin/mosquitto", ["-c", config.path], output: "broker.log")
-        guard log.waitFor(seconds: 10, until: { $0.contains { $0.contains(" running") } }) else {
-            throw HostBrokerError(description: "mosquitto did not start: \(log.lines)")
-        }
+        _ = try start("/usr/sbin/mosquitto", ["-c", config.path], output: "broker.log")
     }
 
     deinit { stop() }
 
     /// `mosquitto_sub -v` on `topic`: one line per message, `topic payload`; connected when it returns.
-    func subscribe(_ topic: String) throws -> OutputFile {
+    func subscribe(_ topic: String) async throws -> OutputFile {
         let out = try start("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-v", "-t", topic, "-t", "$SYS/broker/version"],
                             output: "sub.txt")
         // The broker's version is retained: it comes once the subscription is in place.
-        guard out.waitFor(seconds: 20, until: { $0.contains { $0.hasPrefix("$SYS/broker/version ") } }) else {
+        guard await out.waitFor(seconds: 20, until: { $0.contains { $0.hasPrefix("$SYS/broker/version ") } }) else {
             throw HostBrokerError(description: "mosquitto_sub did not subscribe: \(out.lines)")
         }
         return out
@@ -151,12 +177,13 @@ struct OutputFile {
     let path: String
     var lines: [String] { ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
 
-    /// Until `condition` holds on the lines, or `seconds` pass (looked at every 50 ms); true when it held.
-    func waitFor(seconds: Double, until condition: ([String]) -> Bool) -> Bool {
+    /// Until `condition` holds on the lines, or `seconds` pass (looked at every 50 ms, without
+    /// holding a thread); true when it held.
+    func waitFor(seconds: Double, until condition: ([String]) -> Bool) async -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if condition(lines) { return true }
-            usleep(50_000)
+            try? await Task.sleep(for: .milliseconds(50))
         }
         return condition(lines)
     }

@@ -61,7 +61,7 @@ struct InputAllocationsOnRealKernelTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-mallocs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let counter = try KernelHarness.buildC("Tests/vm/malloc-count.c", flags: "-shared -fPIC", into: folder, as: "malloc-count.so")
+        let counter = try await KernelHarness.buildC("Tests/vm/malloc-count.c", flags: "-shared -fPIC", into: folder, as: "malloc-count.so")
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/input-allocations.sh").path, encoding: .utf8)
         return try await KernelHarness.run(
             script: script,

@@ -37,15 +37,17 @@ enum KernelHarness {
 
     /// Builds one of the small C test tools in Tests/vm (`source`, relative to the repository)
     /// into `folder` as `name`, with `flags` (e.g. `$(pkg-config --cflags libdrm)`, `-shared -fPIC`).
-    static func buildC(_ source: String, flags: String = "", into folder: URL, as name: String) throws -> String {
+    static func buildC(_ source: String, flags: String = "", into folder: URL, as name: String) async throws -> String {
         let out = folder.appendingPathComponent(name).path
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "cc -O2 -Wall -Werror \(flags) -o \"$1\" \"$2\"", "sh", out, root.appendingPathComponent(source).path]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "cc \(source) failed")
+        let cc = try await shell("/bin/sh", ["-c", "cc -O2 -Wall -Werror \(flags) -o \"$1\" \"$2\"", "sh", out, root.appendingPathComponent(source).path])
+        guard cc.status == 0 else { throw Failure(description: "cc \(source) failed (status \(cc.status)):\n\(cc.output)") }
         return out
+    }
+
+    /// What went wrong before a VM's script could run, said by the error itself: thrown inside a
+    /// suite's VM task, an `#require` would be recorded against whichever test started the task.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// A release build of `kiosk`, as a kiosk runs it, for what only an optimised build shows (a
@@ -56,7 +58,9 @@ enum KernelHarness {
     static let releaseKioskBinary = Task<String, any Error> {
         let built = try await shell("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "kiosk", "--static-swift-stdlib",
                                                      "--scratch-path", ".build-release"])
-        try #require(built.status == 0, "swift build -c release --product kiosk --static-swift-stdlib failed:\n\(built.output)")
+        guard built.status == 0 else {
+            throw Failure(description: "swift build -c release --product kiosk --static-swift-stdlib failed:\n\(built.output)")
+        }
         return root.appendingPathComponent(".build-release/release/kiosk").path
     }
 
@@ -132,10 +136,13 @@ enum KernelHarness {
     }
 
     /// Runs `executable` with `arguments` in the repository; its status and its stdout and stderr
-    /// together (through a file: no pipe to drain while it runs), CRLF made LF.
+    /// together (through a file: no pipe to drain while it runs), CRLF made LF, and bytes that are
+    /// not UTF-8 (a serial line cut mid-character) replaced rather than losing the whole text.
     static func shell(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-shell-\(UUID().uuidString).log")
-        try #require(FileManager.default.createFile(atPath: output.path, contents: nil))
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw Failure(description: "cannot create \(output.path)")
+        }
         defer { try? FileManager.default.removeItem(at: output) }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
@@ -147,7 +154,7 @@ enum KernelHarness {
         p.standardOutput = file
         p.standardError = file
         let status = try await finish(p)
-        return (status, try String(contentsOf: output, encoding: .utf8).replacingOccurrences(of: "\r\n", with: "\n"))
+        return (status, String(decoding: try Data(contentsOf: output), as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"))
     }
 
     /// The `kiosk` executable `swift build` put beside the test bundle.
@@ -189,8 +196,13 @@ enum KernelHarness {
         if secondSerialPort { environment["KIOSK_VM_SERIAL2"] = serial2Path }
         // The serial line ends lines with CRLF (shell makes them LF).
         let vm = try await inPlace { try await shell(root.appendingPathComponent("Tests/vm/run-in-vm.sh").path, arguments, environment: environment) }
-        let serial2 = secondSerialPort ? (try? String(contentsOfFile: serial2Path, encoding: .utf8)) ?? "" : ""
-        return Run(status: vm.status, console: vm.output, serial2: serial2.replacingOccurrences(of: "\r\n", with: "\n"))
+        let serial2 = secondSerialPort ? text(of: serial2Path) : ""
+        return Run(status: vm.status, console: vm.output, serial2: serial2)
+    }
+
+    /// A serial line's file as text, CRLF made LF; bytes that are not UTF-8 replaced.
+    static func text(of path: String) -> String {
+        String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data(), as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
     }
 
     /// What `kiosk` printed when run on this machine, and its exit status.
@@ -202,7 +214,7 @@ enum KernelHarness {
 
     /// Runs the built `kiosk` on this machine in `directory`, as an integrator replays a trace on
     /// a laptop; its output goes through files there, so neither pipe can fill and stall it.
-    static func kiosk(_ arguments: [String], in directory: URL) throws -> HostRun {
+    static func kiosk(_ arguments: [String], in directory: URL) async throws -> HostRun {
         let outPath = directory.appendingPathComponent("kiosk.stdout").path
         let errPath = directory.appendingPathComponent("kiosk.stderr").path
         try #require(FileManager.default.createFile(atPath: outPath, contents: nil))
@@ -213,9 +225,8 @@ enum KernelHarness {
         p.currentDirectoryURL = directory
         p.standardOutput = FileHandle(forWritingAtPath: outPath)
         p.standardError = FileHandle(forWritingAtPath: errPath)
-        try p.run()
-        p.waitUntilExit()
-        return HostRun(status: p.terminationStatus, stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+        let status = try await finish(p)
+        return HostRun(status: status, stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
                        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
     }
 }

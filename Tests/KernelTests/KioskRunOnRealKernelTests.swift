@@ -216,7 +216,7 @@ struct KioskRunOnRealKernelTests {
         try FileManager.default.copyItem(atPath: Font.defaultPath, toPath: folder.appendingPathComponent("DejaVuSans.ttf").path)
         try Self.config.write(to: folder.appendingPathComponent("kiosk.conf"), atomically: true, encoding: .utf8)
         try Self.traces.whole.text.write(to: folder.appendingPathComponent("trace.evemu"), atomically: true, encoding: .utf8)
-        let replay = try KernelHarness.kiosk(["replay", "trace.evemu", "--config", "kiosk.conf", "--screenshot", "replay.png",
+        let replay = try await KernelHarness.kiosk(["replay", "trace.evemu", "--config", "kiosk.conf", "--screenshot", "replay.png",
                                               "--state", "state.json"], in: folder)
         try #require(replay.status == 0, "kiosk replay: \(replay.stderr)")
         let state = try String(contentsOf: folder.appendingPathComponent("state.json"), encoding: .utf8)

@@ -62,8 +62,7 @@ struct KioskServiceOnRealKernelTests {
                                            KernelHarness.root.appendingPathComponent("Tests/vm/kiosk-service.sh").path] + files,
                                           environment: ["KIOSK_VM_SCREENDUMP": screendumpPath, "KIOSK_VM_SERIAL2": serial2, "KIOSK_VM_DISPLAY_SIZE": "1"])
         }
-        let log = ((try? String(contentsOfFile: serial2, encoding: .utf8)) ?? "").replacingOccurrences(of: "\r\n", with: "\n")
-        return KernelHarness.Run(status: vm.status, console: vm.output, serial2: log)
+        return KernelHarness.Run(status: vm.status, console: vm.output, serial2: KernelHarness.text(of: serial2))
     }
 
     func finished() async throws -> KernelHarness.Run {
@@ -100,13 +99,13 @@ struct KioskServiceOnRealKernelTests {
     }
 
     /// `kiosk replay` on this machine: what the config draws after `trace`.
-    func replay(_ trace: EvemuTrace, config: String) throws -> PixelBuffer {
+    func replay(_ trace: EvemuTrace, config: String) async throws -> PixelBuffer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-service-replay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try config.write(to: folder.appendingPathComponent("kiosk.conf"), atomically: true, encoding: .utf8)
         try trace.text.write(to: folder.appendingPathComponent("trace.evemu"), atomically: true, encoding: .utf8)
-        let replay = try KernelHarness.kiosk(["replay", "trace.evemu", "--config", "kiosk.conf", "--screenshot", "replay.png"], in: folder)
+        let replay = try await KernelHarness.kiosk(["replay", "trace.evemu", "--config", "kiosk.conf", "--screenshot", "replay.png"], in: folder)
         try #require(replay.status == 0, "kiosk replay: \(replay.stderr)")
         return try PixelBuffer(contentsOfPNG: folder.appendingPathComponent("replay.png").path)
     }
@@ -141,13 +140,13 @@ struct KioskServiceOnRealKernelTests {
         _ = try await finished()
         let screen = try screendump("touched")
         #expect(screen.width == 800 && screen.height == 480)
-        let drawn = try replay(Self.trace, config: Self.config)
+        let drawn = try await replay(Self.trace, config: Self.config)
         let (differing, first) = try screen.differences(from: drawn)
         #expect(differing == 0, "\(differing) pixels differ, first at \(first ?? "")")
         // Before any touch: the scene as the config lays it out.
         var untouched = Self.trace
         untouched.events = []
-        let (differingAtBoot, firstAtBoot) = try screendump("boot").differences(from: try replay(untouched, config: Self.config))
+        let (differingAtBoot, firstAtBoot) = try await screendump("boot").differences(from: replay(untouched, config: Self.config))
         #expect(differingAtBoot == 0, "at boot \(differingAtBoot) pixels differ, first at \(firstAtBoot ?? "")")
     }
 
@@ -336,7 +335,7 @@ struct KioskServiceOnRealKernelTests {
         let replugged = try screendump("replugged")
         let (x, y) = Self.backgroundPoint
         #expect(replugged.rgb(x: x, y: y) == (0xee, 0xf0, 0xf3), "\(replugged.rgb(x: x, y: y))")
-        let drawn = try replay(Self.trace, config: Self.config)
+        let drawn = try await replay(Self.trace, config: Self.config)
         let (differing, first) = try replugged.differences(from: drawn)
         #expect(differing == 0, "after the display came back \(differing) pixels differ from the replay, first at \(first ?? "")")
     }

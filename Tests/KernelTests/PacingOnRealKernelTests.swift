@@ -5,10 +5,13 @@ import KioskTestSupport
 import Render
 import Testing
 
+/// The suite's VM, waited for before its test cases run (`KernelHarness.AfterItsVM`); they report its errors.
+private func theVM() async { _ = try? await PacingOnRealKernelTests.run.value }
+
 /// `kiosk run` on virtio-gpu, a driver without vblank interrupts (Tests/vm/pacing.sh): it is never
 /// paced to vblanks it cannot know, and says so once.
 @Suite("kiosk run's vblank pacing on a real kernel",
-       .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"))
+       .enabled(if: KernelHarness.isAvailable, "needs qemu-system-x86, busybox-static, cpio, kmod, evemu-tools"), .afterItsVM(theVM))
 struct PacingOnRealKernelTests {
     static let config = KioskRunOnRealKernelTests.sceneOnly(
         (try? String(contentsOfFile: KioskRunOnRealKernelTests.configPath, encoding: .utf8)) ?? "") + """
@@ -31,10 +34,14 @@ struct PacingOnRealKernelTests {
         return fingers.trace
     }
 
-    @Test func onVirtioGPUKioskSaysOnceThatTheVBlanksAreUnknownAndDrawsAtOnce() async throws {
+    static let run = Task<KernelHarness.Run, any Error> {
         let script = try String(contentsOfFile: KernelHarness.root.appendingPathComponent("Tests/vm/pacing.sh").path, encoding: .utf8)
-        let run = try await KernelHarness.run(script: script, files: ["kiosk.conf": Self.config, "drag.evemu": Self.drag.text],
-                                        binaries: [KernelHarness.kioskBinary, Font.defaultPath])
+        return try await KernelHarness.run(script: script, files: ["kiosk.conf": config, "drag.evemu": drag.text],
+                                           binaries: [KernelHarness.kioskBinary, Font.defaultPath])
+    }
+
+    @Test func onVirtioGPUKioskSaysOnceThatTheVBlanksAreUnknownAndDrawsAtOnce() async throws {
+        let run = try await Self.run.value
         #expect(run.status == 0, "\(run.console)")
         #expect(!run.console.contains("KIOSK-TIMEOUT"), "\(run.console)")
         #expect(run.console.contains("KIOSK-EXIT 0"), "\(run.console)")
